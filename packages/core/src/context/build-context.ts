@@ -1,0 +1,80 @@
+import type { CompactionEntry, Entry } from '../schema/entry.js';
+import type { Message } from '../schema/message.js';
+import { branchSummaryMessage, compactionSummaryMessage } from './summary-messages.js';
+
+/**
+ * The message an entry contributes to the model's context, if any. Compaction entries
+ * contribute through `buildContext`, never on their own.
+ */
+export function entryMessage(entry: Entry): Message | undefined {
+  switch (entry.kind) {
+    case 'message':
+      return entry.message;
+    case 'branch_summary':
+      return entry.summary ? branchSummaryMessage(entry.summary) : undefined;
+    case 'custom':
+      return entry.message;
+    case 'compaction':
+      return undefined;
+    default: {
+      const unknownEntry: never = entry;
+      throw new TypeError(`unknown entry kind: ${JSON.stringify(unknownEntry)}`);
+    }
+  }
+}
+
+/**
+ * The messages the model sees for a path of entries, root first. The latest compaction wins:
+ * its summary, then the entries from its `firstKeptEntryId` up to it (reshaped as it says), then
+ * everything after it. One pass over the path.
+ */
+export function buildContext(path: readonly Entry[]): Message[] {
+  const compactionAt = findLastCompaction(path);
+  if (compactionAt < 0) return collect([], path, 0, path.length, unchanged);
+
+  const compaction = path[compactionAt] as CompactionEntry;
+  const messages: Message[] = compaction.summary ? [compactionSummaryMessage(compaction.summary)] : [];
+  const firstKept = indexOfEntry(path, compaction.firstKeptEntryId, compactionAt);
+  if (firstKept >= 0) collect(messages, path, firstKept, compactionAt, keptMessageShaper(compaction));
+  return collect(messages, path, compactionAt + 1, path.length, unchanged);
+}
+
+function findLastCompaction(path: readonly Entry[]): number {
+  for (let i = path.length - 1; i >= 0; i--) if (path[i]!.kind === 'compaction') return i;
+  return -1;
+}
+
+/** Where `id` stands among the first `end` entries; -1 when it is not there (nothing is kept). */
+function indexOfEntry(path: readonly Entry[], id: string, end: number): number {
+  for (let i = 0; i < end; i++) if (path[i]!.id === id) return i;
+  return -1;
+}
+
+type Shaper = (message: Message, entry: Entry) => Message;
+
+const unchanged: Shaper = (message) => message;
+
+/** Appends the messages of `path[from..to)` to `out` (no spread: paths reach 100k entries). */
+function collect(out: Message[], path: readonly Entry[], from: number, to: number, shape: Shaper): Message[] {
+  for (let i = from; i < to; i++) {
+    const entry = path[i]!;
+    const message = entryMessage(entry);
+    if (message) out.push(shape(message, entry));
+  }
+  return out;
+}
+
+function keptMessageShaper(compaction: CompactionEntry): Shaper {
+  const cleared = new Set(compaction.cleared?.entryIds ?? []);
+  const placeholder = compaction.cleared?.placeholder ?? '';
+  const stripThinking = compaction.stripThinking === true;
+  return (message, entry) => {
+    if (message.role === 'toolResult' && cleared.has(entry.id)) {
+      return { ...message, content: [{ type: 'text', text: placeholder }] };
+    }
+    if (stripThinking && message.role === 'assistant' && message.content.some((p) => p.type === 'thinking')) {
+      return { ...message, content: message.content.filter((p) => p.type !== 'thinking') };
+    }
+    return message;
+  };
+}

@@ -1,0 +1,1 @@
+export { fixturePath, fixturesDir, readFixture, type FixtureName } from './fixtures.js';

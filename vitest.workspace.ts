@@ -1,0 +1,17 @@
+import type { TestProjectConfiguration } from 'vitest/config';
+
+const project = (name: string, root: string): TestProjectConfiguration => ({
+  test: {
+    name,
+    root,
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+  },
+});
+
+export default [
+  project('core', 'packages/core'),
+  project('session', 'packages/session'),
+  project('compaction', 'packages/compaction'),
+  project('testing', 'packages/testing'),
+  project('cli', 'apps/cli'),
+] satisfies TestProjectConfiguration[];
