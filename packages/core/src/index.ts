@@ -3,3 +3,20 @@ export * from './schema/usage.js';
 export * from './schema/entry.js';
 export { buildContext, entryMessage } from './context/build-context.js';
 export { branchSummaryMessage, compactionSummaryMessage } from './context/summary-messages.js';
+export { AppendOnlyList } from './log/append-only-list.js';
+export * from './turn/events.js';
+export * from './turn/effects.js';
+export * from './turn/outcome.js';
+export { TurnConfig, TurnConfigError, resolveTurnConfig, type ResolvedTurnConfig } from './turn/config.js';
+export type { ActiveTurn, BoundaryReason, Delivery, IgnoredNote, OpenBatch, Pending, QueuedKind, QueuedMessage, TurnContext } from './turn/context.js';
+export { turnMachine, type TurnMachine } from './turn/machine.js';
+export { start, step, replay, type StepResult } from './turn/step.js';
+export { turnPhase, type TurnPhase } from './turn/turn-phase.js';
+export {
+  persistSnapshot,
+  restoreSnapshot,
+  serializeSnapshot,
+  SnapshotRestoreError,
+  type PersistedTurnSnapshot,
+  type TurnSnapshot,
+} from './turn/snapshot.js';

@@ -1,0 +1,96 @@
+import type { TurnContext } from './context.js';
+import { RESULT_EVENTS, type MachineEvent, type ResultEvent, type TurnEventOf } from './events.js';
+import { toolCallsOf } from './update/record-reply.js';
+import { toolResultsProblem } from './update/record-tool-results.js';
+import { appendedProblem } from './update/apply-compaction.js';
+
+function resultId(event: ResultEvent): string {
+  switch (event.type) {
+    case 'llm.done':
+    case 'llm.failed':
+      return event.callId;
+    case 'tools.done':
+    case 'approval.needed':
+    case 'approval.decided':
+      return event.batchId;
+    case 'compaction.done':
+      return event.compactionId;
+    default: {
+      const unknown: never = event;
+      throw new TypeError(`not a result event: ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+export function isResultEvent(event: MachineEvent): event is ResultEvent {
+  return Object.hasOwn(RESULT_EVENTS, event.type);
+}
+
+/** A result applies only to the effect the turn waits on, matched by kind and id. */
+export function answersPending(context: TurnContext, event: MachineEvent): boolean {
+  if (!isResultEvent(event)) return false;
+  const pending = context.turn?.pending;
+  return pending !== null && pending !== undefined && pending.effect === RESULT_EVENTS[event.type] && pending.id === resultId(event);
+}
+
+/** Where a model reply takes the turn. */
+export type ReplyRoute = 'tool_round' | 'final' | 'model_error' | 'model_aborted' | 'steer' | 'follow_up' | 'completed';
+
+export function routeReply(context: TurnContext, event: TurnEventOf<'llm.done'>): ReplyRoute {
+  const pending = context.turn?.pending;
+  if (event.stopReason === 'error') return 'model_error';
+  if (event.stopReason === 'aborted') return 'model_aborted';
+  if (pending?.effect === 'call_llm' && pending.final) return 'final';
+  if (toolCallsOf(event.message).length > 0) return 'tool_round';
+  if (context.queue.some((q) => q.kind === 'steer')) return 'steer';
+  if (context.queue.some((q) => q.kind === 'follow_up')) return 'follow_up';
+  return 'completed';
+}
+
+/** Where a failed model call takes the turn: one forced compaction and retry after an overflow. */
+export type FailureRoute = 'compact_and_retry' | 'aborted' | 'failed';
+
+export function routeFailure(context: TurnContext, event: TurnEventOf<'llm.failed'>): FailureRoute {
+  switch (event.error.kind) {
+    case 'overflow':
+      return (context.turn?.overflowRetries ?? 0) < 1 ? 'compact_and_retry' : 'failed';
+    case 'aborted':
+      return 'aborted';
+    case 'transient':
+    case 'fatal':
+      return 'failed';
+    default: {
+      const unknown: never = event.error.kind;
+      throw new TypeError(`unknown failure kind ${String(unknown)}`);
+    }
+  }
+}
+
+/** What is wrong with a result that answers the pending effect, or null when it can be applied. */
+export function resultProblem(context: TurnContext, event: ResultEvent): string | null {
+  const turn = context.turn;
+  switch (event.type) {
+    case 'tools.done':
+      return toolResultsProblem(turn?.batch ?? null, event.results);
+    case 'approval.needed': {
+      const callIds = new Set(turn?.batch?.calls.map((c) => c.id));
+      const stranger = event.toolCallIds.find((id) => !callIds.has(id));
+      return stranger === undefined ? null : `approval.needed names tool call "${stranger}", which is not in the batch`;
+    }
+    case 'approval.decided': {
+      const pending = turn?.pending;
+      const asked = new Set(pending?.effect === 'request_approval' ? pending.toolCallIds : []);
+      const stranger = event.decisions.find((d) => !asked.has(d.toolCallId));
+      return stranger === undefined ? null : `approval.decided decides tool call "${stranger.toolCallId}", which was not asked about`;
+    }
+    case 'compaction.done':
+      return appendedProblem(context, event.appended);
+    case 'llm.done':
+    case 'llm.failed':
+      return null;
+    default: {
+      const unknown: never = event;
+      throw new TypeError(`not a result event: ${JSON.stringify(unknown)}`);
+    }
+  }
+}

@@ -1,0 +1,139 @@
+import { z } from 'zod';
+import { Entry } from '../schema/entry.js';
+import { AssistantMessage, StopReason, ToolResultContentPart, UserMessage } from '../schema/message.js';
+import { Usage } from '../schema/usage.js';
+
+/** Every input carries the time it happened: the core never reads a clock. */
+const timed = { at: z.string().min(1) };
+
+export const TurnStartEvent = z.object({
+  type: z.literal('turn.start'),
+  /** Unique per turn; the ids of the turn's entries and effects derive from it. */
+  turnId: z.string().min(1),
+  message: UserMessage,
+  ...timed,
+});
+
+export const LlmDoneEvent = z.object({
+  type: z.literal('llm.done'),
+  callId: z.string().min(1),
+  message: AssistantMessage,
+  usage: Usage.optional(),
+  stopReason: StopReason,
+  ...timed,
+});
+
+export const LlmFailureKind = z.enum(['transient', 'overflow', 'fatal', 'aborted']);
+export type LlmFailureKind = z.infer<typeof LlmFailureKind>;
+
+export const LlmFailure = z.object({ kind: LlmFailureKind, message: z.string() });
+export type LlmFailure = z.infer<typeof LlmFailure>;
+
+export const LlmFailedEvent = z.object({
+  type: z.literal('llm.failed'),
+  callId: z.string().min(1),
+  error: LlmFailure,
+  ...timed,
+});
+
+/** One tool's outcome; the core adds the tool's name and appends it in the order of the calls. */
+export const ToolOutcome = z.object({
+  toolCallId: z.string().min(1),
+  content: z.array(ToolResultContentPart),
+  isError: z.boolean(),
+  details: z.unknown().optional(),
+});
+export type ToolOutcome = z.infer<typeof ToolOutcome>;
+
+export const ToolsDoneEvent = z.object({
+  type: z.literal('tools.done'),
+  batchId: z.string().min(1),
+  results: z.array(ToolOutcome),
+  ...timed,
+});
+
+export const ApprovalNeededEvent = z.object({
+  type: z.literal('approval.needed'),
+  batchId: z.string().min(1),
+  /** The ids of the calls whose policy said `ask`. */
+  toolCallIds: z.array(z.string().min(1)).min(1),
+  ...timed,
+});
+
+export const ApprovalDecision = z.discriminatedUnion('decision', [
+  z.object({ toolCallId: z.string().min(1), decision: z.literal('allow') }),
+  z.object({ toolCallId: z.string().min(1), decision: z.literal('deny'), rationale: z.string() }),
+]);
+export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
+
+export const ApprovalDecidedEvent = z.object({
+  type: z.literal('approval.decided'),
+  batchId: z.string().min(1),
+  decisions: z.array(ApprovalDecision),
+  ...timed,
+});
+
+/** What a compactor reports; `compacted` is always there, the rest depends on the compactor. */
+export const CompactionMeta = z.looseObject({
+  compacted: z.boolean(),
+  strategy: z.string().optional(),
+  tokensBefore: z.number().optional(),
+  tokensAfter: z.number().optional(),
+  tokensRemoved: z.number().optional(),
+  error: z.string().optional(),
+});
+export type CompactionMeta = z.infer<typeof CompactionMeta>;
+
+export const CompactionDoneEvent = z.object({
+  type: z.literal('compaction.done'),
+  compactionId: z.string().min(1),
+  meta: CompactionMeta,
+  /** The entries the compactor appended, continuing the turn's path. */
+  appended: z.array(Entry),
+  ...timed,
+});
+
+export const SteerEvent = z.object({ type: z.literal('steer'), message: UserMessage, ...timed });
+export const FollowUpEvent = z.object({ type: z.literal('follow_up'), message: UserMessage, ...timed });
+export const AbortEvent = z.object({ type: z.literal('abort'), reason: z.string().optional(), ...timed });
+
+export const TurnEvent = z.discriminatedUnion('type', [
+  TurnStartEvent,
+  LlmDoneEvent,
+  LlmFailedEvent,
+  ToolsDoneEvent,
+  ApprovalNeededEvent,
+  ApprovalDecidedEvent,
+  CompactionDoneEvent,
+  SteerEvent,
+  FollowUpEvent,
+  AbortEvent,
+]);
+export type TurnEvent = z.infer<typeof TurnEvent>;
+export type TurnEventType = TurnEvent['type'];
+export type TurnEventOf<T extends TurnEventType> = Extract<TurnEvent, { type: T }>;
+
+/** An input that failed its schema, as the machine sees it (made by `step`, never sent by a shell). */
+export interface InvalidEvent {
+  type: 'event.invalid';
+  /** The `type` the input claimed, if it had a string one. */
+  claimedType: string | undefined;
+  reason: string;
+  /** The input's `at`, when it had a string one. */
+  at: string | undefined;
+}
+
+export type MachineEvent = TurnEvent | InvalidEvent;
+
+/** The events that answer an effect, and the effect each answers. */
+export const RESULT_EVENTS = {
+  'llm.done': 'call_llm',
+  'llm.failed': 'call_llm',
+  'tools.done': 'run_tools',
+  'approval.needed': 'run_tools',
+  'approval.decided': 'request_approval',
+  'compaction.done': 'maybe_compact',
+} as const satisfies Partial<Record<TurnEventType, string>>;
+
+export type ResultEventType = keyof typeof RESULT_EVENTS;
+export type ResultEvent = TurnEventOf<ResultEventType>;

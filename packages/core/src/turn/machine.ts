@@ -1,0 +1,230 @@
+import { produce } from 'immer';
+import { enqueueActions, setup } from 'xstate';
+import type { Message } from '../schema/message.js';
+import { AppendOnlyList } from '../log/append-only-list.js';
+import { buildContext } from '../context/build-context.js';
+import type { ResolvedTurnConfig } from './config.js';
+import type { TurnContext } from './context.js';
+import type {
+  CallLlmEffect,
+  EmitEffect,
+  MaybeCompactEffect,
+  PersistEffect,
+  ProgressEvent,
+  RequestApprovalEffect,
+  RunToolsEffect,
+} from './effects.js';
+import type { MachineEvent } from './events.js';
+import { answersPending, resultProblem, routeFailure, routeReply, isResultEvent, type FailureRoute, type ReplyRoute } from './classify.js';
+import { reducers, type ReducerName } from './reducers.js';
+
+type Params<E extends { type: string }> = Omit<E, 'type'>;
+
+/** Effects are actions that do nothing here: the shell reads them from `step` and carries them out. */
+const effect = <P>() => (_args: unknown, _params: P) => {};
+
+function pendingOf(context: TurnContext) {
+  const pending = context.turn?.pending;
+  if (!pending) throw new Error('a blocking state was entered with nothing pending');
+  return pending;
+}
+
+/** Mid-round when the context ends with tool results: the model is inside a tool loop. */
+function isMidRound(context: TurnContext): boolean {
+  return context.view.last()?.role === 'toolResult';
+}
+
+/**
+ * Runs a reducer as one assign, then announces what it did: a `persist` of the entries it
+ * appended, then its progress events. A state's blocking effect (its entry action) follows.
+ */
+function reduce(name: ReducerName) {
+  return enqueueActions<TurnContext, MachineEvent, undefined, MachineEvent, never, never, never, never, never>(({ context, event, enqueue }) => {
+    const progress: ProgressEvent[] = [];
+    const reducer = reducers[name] as (d: unknown, e: MachineEvent, emit: (p: ProgressEvent) => void) => void;
+    const next = produce(context, (draft) => reducer(draft, event, (p) => progress.push(p)));
+    enqueue.assign(() => next);
+    if (next.entries.length > next.persisted) {
+      const entries = next.entries.slice(next.persisted);
+      enqueue({ type: 'persist', params: { entries } } as never);
+      enqueue.assign({ persisted: next.entries.length });
+      for (const entry of entries) {
+        if (entry.kind === 'message') enqueue({ type: 'emit', params: { event: { type: 'message.added', entryId: entry.id, message: entry.message } } } as never);
+      }
+    }
+    for (const event of progress) enqueue({ type: 'emit', params: { event } } as never);
+  });
+}
+
+export const turnSetup = setup({
+  types: {
+    context: {} as TurnContext,
+    events: {} as MachineEvent,
+    input: {} as ResolvedTurnConfig,
+  },
+  actions: {
+    maybe_compact: effect<Params<MaybeCompactEffect>>(),
+    call_llm: effect<Params<CallLlmEffect>>(),
+    run_tools: effect<Params<RunToolsEffect>>(),
+    request_approval: effect<Params<RequestApprovalEffect>>(),
+    persist: effect<Params<PersistEffect>>(),
+    emit: effect<Params<EmitEffect>>(),
+    startTurn: reduce('startTurn'),
+    queueMessage: reduce('queueMessage'),
+    applyCompaction: reduce('applyCompaction'),
+    startToolRound: reduce('startToolRound'),
+    continueAfterReply: reduce('continueAfterReply'),
+    finishWithReply: reduce('finishWithReply'),
+    retryAfterOverflow: reduce('retryAfterOverflow'),
+    finishWithFailure: reduce('finishWithFailure'),
+    recordResults: reduce('recordResults'),
+    requestApproval: reduce('requestApproval'),
+    applyDecisions: reduce('applyDecisions'),
+    failOnProblem: reduce('failOnProblem'),
+    abortTurn: reduce('abortTurn'),
+    failUnfit: reduce('failUnfit'),
+    noteStale: reduce('noteStale'),
+    noteIdle: reduce('noteIdle'),
+  },
+  guards: {
+    /** The result answers the pending effect but cannot be applied (it would corrupt the transcript). */
+    resultHasProblem: ({ context, event }) =>
+      isResultEvent(event) && answersPending(context, event) && resultProblem(context, event) !== null,
+    answersPending: ({ context, event }) => answersPending(context, event),
+    replyRoute: ({ context, event }, params: { routes: readonly ReplyRoute[] }) =>
+      event.type === 'llm.done' && answersPending(context, event) && params.routes.includes(routeReply(context, event)),
+    failureRoute: ({ context, event }, params: { route: FailureRoute }) =>
+      event.type === 'llm.failed' && answersPending(context, event) && routeFailure(context, event) === params.route,
+  },
+});
+
+const stale = { actions: 'noteStale' } as const;
+
+/**
+ * The turn: `idle -> steering -> calling -> tools -> steering -> … -> idle`. It never invokes,
+ * never waits on a timer and never performs an effect: it only assigns context and lists the
+ * effects (named actions with params) that `step` hands to the shell.
+ */
+export const turnMachine = turnSetup.createMachine({
+  id: 'turn',
+  context: ({ input }) => {
+    const entries = AppendOnlyList.from(input.entries);
+    return {
+      maxIterations: input.maxIterations,
+      entries,
+      persisted: entries.length,
+      view: AppendOnlyList.from<Message>(buildContext(input.entries)),
+      queue: [],
+      turn: null,
+      lastOutcome: null,
+      ignored: { count: 0, recent: [] },
+    };
+  },
+  initial: 'idle',
+  on: {
+    steer: { actions: 'queueMessage' },
+    follow_up: { actions: 'queueMessage' },
+    abort: { target: '.idle', actions: 'abortTurn' },
+    'turn.start': { target: '.idle', actions: 'failUnfit' },
+    'event.invalid': { target: '.idle', actions: 'failUnfit' },
+    'llm.done': stale,
+    'llm.failed': stale,
+    'tools.done': stale,
+    'approval.needed': stale,
+    'approval.decided': stale,
+    'compaction.done': stale,
+  },
+  states: {
+    idle: {
+      on: {
+        'turn.start': { target: 'steering', actions: 'startTurn' },
+        abort: { actions: 'noteIdle' },
+        'event.invalid': { actions: 'noteIdle' },
+      },
+    },
+    steering: {
+      entry: {
+        type: 'maybe_compact',
+        params: ({ context }) => {
+          const pending = pendingOf(context);
+          if (pending.effect !== 'maybe_compact') throw new Error(`steering entered while waiting on ${pending.effect}`);
+          return { compactionId: pending.id, midRound: isMidRound(context), reason: pending.reason, force: pending.force };
+        },
+      },
+      on: {
+        'compaction.done': [
+          { guard: 'resultHasProblem', target: 'idle', actions: 'failOnProblem' },
+          { guard: 'answersPending', target: 'calling', actions: 'applyCompaction' },
+        ],
+      },
+    },
+    calling: {
+      entry: {
+        type: 'call_llm',
+        params: ({ context }) => {
+          const pending = pendingOf(context);
+          if (pending.effect !== 'call_llm') throw new Error(`calling entered while waiting on ${pending.effect}`);
+          return { callId: pending.id, context: context.view, final: pending.final };
+        },
+      },
+      on: {
+        'llm.done': [
+          { guard: { type: 'replyRoute', params: { routes: ['tool_round'] } }, target: 'tools', actions: 'startToolRound' },
+          { guard: { type: 'replyRoute', params: { routes: ['steer', 'follow_up'] } }, target: 'steering', actions: 'continueAfterReply' },
+          {
+            guard: { type: 'replyRoute', params: { routes: ['completed', 'final', 'model_error', 'model_aborted'] } },
+            target: 'idle',
+            actions: 'finishWithReply',
+          },
+        ],
+        'llm.failed': [
+          { guard: { type: 'failureRoute', params: { route: 'compact_and_retry' } }, target: 'steering', actions: 'retryAfterOverflow' },
+          { guard: 'answersPending', target: 'idle', actions: 'finishWithFailure' },
+        ],
+      },
+    },
+    tools: {
+      initial: 'running',
+      states: {
+        running: {
+          entry: {
+            type: 'run_tools',
+            params: ({ context }) => {
+              const pending = pendingOf(context);
+              const batch = context.turn!.batch!;
+              return { batchId: pending.id, calls: batch.calls, decisions: batch.decisions };
+            },
+          },
+          on: {
+            'tools.done': [
+              { guard: 'resultHasProblem', target: '#turn.idle', actions: 'failOnProblem' },
+              { guard: 'answersPending', target: '#turn.steering', actions: 'recordResults' },
+            ],
+            'approval.needed': [
+              { guard: 'resultHasProblem', target: '#turn.idle', actions: 'failOnProblem' },
+              { guard: 'answersPending', target: 'awaitingApproval', actions: 'requestApproval' },
+            ],
+          },
+        },
+        awaitingApproval: {
+          entry: {
+            type: 'request_approval',
+            params: ({ context }) => {
+              const pending = pendingOf(context);
+              const asked = new Set(pending.effect === 'request_approval' ? pending.toolCallIds : []);
+              return { batchId: pending.id, calls: context.turn!.batch!.calls.filter((c) => asked.has(c.id)) };
+            },
+          },
+          on: {
+            'approval.decided': [
+              { guard: 'resultHasProblem', target: '#turn.idle', actions: 'failOnProblem' },
+              { guard: 'answersPending', target: 'running', actions: 'applyDecisions' },
+            ],
+          },
+        },
+      },
+    },
+  },
+});
+
+export type TurnMachine = typeof turnMachine;

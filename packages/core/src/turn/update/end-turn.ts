@@ -1,0 +1,38 @@
+import type { Draft } from 'immer';
+import type { TurnContext } from '../context.js';
+import type { LlmFailure } from '../events.js';
+import type { TurnOutcome } from '../outcome.js';
+import { closeOpenCalls } from './close-open-calls.js';
+
+/** How a turn ends, before the core adds the turn's id and iteration count. */
+export type Ending =
+  | { status: 'completed'; stopReason: Extract<TurnOutcome, { status: 'completed' }>['stopReason'] }
+  | { status: 'max_iterations' }
+  | { status: 'aborted'; reason: string }
+  | { status: 'failed'; reason: string; error?: LlmFailure };
+
+function openCallNote(ending: Ending): string {
+  switch (ending.status) {
+    case 'completed':
+      return 'The tool was not run: the turn ended first.';
+    case 'max_iterations':
+      return 'The tool was not run: the turn reached its limit of tool rounds.';
+    case 'aborted':
+      return `The tool did not finish: the turn was aborted (${ending.reason}).`;
+    case 'failed':
+      return `The tool did not finish: the turn failed (${ending.reason}).`;
+    default: {
+      const unknown: never = ending;
+      throw new TypeError(`unknown ending ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+/** Ends the running turn: open calls get results, the outcome is recorded, the turn is cleared. */
+export function endTurn(draft: Draft<TurnContext>, ending: Ending, at: string): void {
+  const turn = draft.turn;
+  if (!turn) return;
+  closeOpenCalls(draft, at, openCallNote(ending));
+  draft.lastOutcome = { ...ending, turnId: turn.turnId, iterations: turn.iterations } as TurnOutcome;
+  draft.turn = null;
+}

@@ -1,0 +1,49 @@
+import type { Draft } from 'immer';
+import type { ToolResultMessage } from '../../schema/message.js';
+import type { OpenBatch, TurnContext } from '../context.js';
+import type { ToolOutcome, TurnEventOf } from '../events.js';
+import { appendNew } from './append-entries.js';
+import { syntheticResult } from './close-open-calls.js';
+
+/** What is wrong with a batch's results, or null: each must answer a call of the batch, once. */
+export function toolResultsProblem(batch: OpenBatch | null, results: readonly ToolOutcome[]): string | null {
+  if (!batch) return 'tools.done arrived with no open tool batch';
+  const callIds = new Set(batch.calls.map((c) => c.id));
+  const seen = new Set<string>();
+  for (const [i, result] of results.entries()) {
+    if (!callIds.has(result.toolCallId)) return `tools.done results[${i}] answers unknown tool call "${result.toolCallId}"`;
+    if (seen.has(result.toolCallId)) return `tools.done results[${i}] answers tool call "${result.toolCallId}" twice`;
+    seen.add(result.toolCallId);
+  }
+  return null;
+}
+
+/**
+ * Appends one result per call, in the order of the calls (not the order tools finished).
+ * A call the shell did not report gets an error result that says so.
+ */
+export function recordToolResults(draft: Draft<TurnContext>, event: TurnEventOf<'tools.done'>): ToolResultMessage[] {
+  const turn = draft.turn!;
+  const batch = turn.batch!;
+  const byId = new Map(event.results.map((r) => [r.toolCallId, r]));
+  const messages = batch.calls.map((call): ToolResultMessage => {
+    const result = byId.get(call.id);
+    if (!result) return syntheticResult(call, 'No result was reported for this tool call.');
+    return {
+      role: 'toolResult',
+      toolCallId: call.id,
+      toolName: call.name,
+      content: result.content,
+      isError: result.isError,
+      ...(result.details === undefined ? {} : { details: result.details }),
+    };
+  });
+  appendNew(
+    draft,
+    event.at,
+    messages.map((message) => ({ kind: 'message', message })),
+  );
+  turn.batch = null;
+  turn.iterations += 1;
+  return messages;
+}
