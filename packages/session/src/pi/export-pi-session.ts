@@ -1,0 +1,107 @@
+import type { CompactionEntry, BranchSummaryEntry, Entry } from '@tiller/core';
+import { CustomTypes } from '../custom-types.js';
+import { isRecord, PI_FORMAT_VERSION, type PiRecord, type PiSessionHeader, type PiStash } from './pi-format.js';
+import { tillerMessageToPi } from './pi-messages.js';
+import type { ImportedEntry } from './import-pi-session.js';
+
+export interface ExportPiOptions {
+  /**
+   * The header of the pi file. An imported session passes the header its import returned; without
+   * one, the header takes its id and time from the first entry and an empty cwd.
+   */
+  header?: PiSessionHeader;
+}
+
+/** pi's entry type for each reserved customType that stands for one. */
+const PI_TYPE_OF: Record<string, string> = {
+  [CustomTypes.label]: 'label',
+  [CustomTypes.sessionName]: 'session_info',
+  [CustomTypes.piModelChange]: 'model_change',
+  [CustomTypes.piThinkingLevelChange]: 'thinking_level_change',
+  [CustomTypes.piCustomMessage]: 'custom_message',
+};
+
+/**
+ * Writes entries as a pi session file in pi's current format (3), one JSON object per line after
+ * the header. Entries imported from pi come back as pi wrote them; Tiller's own entries get pi's
+ * nearest shape (see docs/session.md).
+ */
+export function exportPiSession(entries: readonly Entry[], options: ExportPiOptions = {}): string {
+  const first = entries[0];
+  const header: PiSessionHeader = options.header
+    ? { ...options.header, version: PI_FORMAT_VERSION }
+    : { type: 'session', version: PI_FORMAT_VERSION, id: first?.id ?? 'session', timestamp: first?.at ?? new Date(0).toISOString(), cwd: '' };
+  const lines = [JSON.stringify(header)];
+  for (const entry of entries) lines.push(JSON.stringify(toPiEntry(entry as ImportedEntry)));
+  return `${lines.join('\n')}\n`;
+}
+
+function toPiEntry(entry: ImportedEntry): PiRecord {
+  const base = { id: entry.id, parentId: entry.parentId, timestamp: entry.at };
+  const stash: PiStash | undefined = entry.pi;
+  switch (entry.kind) {
+    case 'message':
+      return { type: 'message', ...base, ...stash?.entry, message: tillerMessageToPi(entry.message, stash, entry.at) };
+    case 'compaction':
+      return {
+        type: 'compaction',
+        ...base,
+        summary: entry.summary,
+        firstKeptEntryId: entry.firstKeptEntryId,
+        tokensBefore: entry.tokensBefore,
+        ...detailsOf(entry, ['kind', 'id', 'parentId', 'at', 'summary', 'firstKeptEntryId', 'tokensBefore', 'details', 'pi']),
+        ...stash?.entry,
+      };
+    case 'branch_summary':
+      return {
+        type: 'branch_summary',
+        ...base,
+        fromId: entry.fromId,
+        summary: entry.summary,
+        ...detailsOf(entry, ['kind', 'id', 'parentId', 'at', 'fromId', 'summary', 'details', 'pi']),
+        ...stash?.entry,
+      };
+    case 'custom':
+      return customToPi(entry, base);
+    default: {
+      const unknownEntry: never = entry;
+      throw new TypeError(`unknown entry kind: ${JSON.stringify(unknownEntry)}`);
+    }
+  }
+}
+
+/**
+ * pi's `details` for a summary entry: Tiller's file lists, plus the fields pi has no place for
+ * (tokensAfter, cleared, provenance, ...) under `details.tiller`, which an import reads back.
+ */
+function detailsOf(entry: (CompactionEntry | BranchSummaryEntry) & { pi?: PiStash }, known: readonly string[]): PiRecord {
+  let tiller: PiRecord | undefined;
+  for (const [key, value] of Object.entries(entry)) {
+    if (!known.includes(key) && value !== undefined) (tiller ??= {})[key] = value;
+  }
+  if (!entry.details && !tiller) return {};
+  return { details: { ...entry.details, ...(tiller ? { tiller } : {}) } };
+}
+
+function customToPi(entry: Extract<ImportedEntry, { kind: 'custom' }>, base: PiRecord): PiRecord {
+  const data = isRecord(entry.data) ? entry.data : {};
+  const stashed = entry.pi?.entry;
+  switch (entry.customType) {
+    case CustomTypes.piMessage:
+      return { type: 'message', ...base, ...stashed, message: entry.data };
+    case CustomTypes.piEntry:
+      return { ...data, ...base, type: data.type };
+    case CustomTypes.piCustom:
+      return { type: 'custom', ...base, ...data };
+    default: {
+      const piType = PI_TYPE_OF[entry.customType];
+      if (piType) return { type: piType, ...base, ...data };
+      // A Tiller custom entry: a note the model sees becomes pi's custom_message, other data pi's custom entry.
+      if (entry.message) {
+        const content = entry.message.role === 'user' ? entry.message.content : JSON.stringify(entry.message.content);
+        return { type: 'custom_message', ...base, customType: entry.customType, content, display: true, details: entry.data };
+      }
+      return { type: 'custom', ...base, customType: entry.customType, ...('data' in entry ? { data: entry.data } : {}) };
+    }
+  }
+}

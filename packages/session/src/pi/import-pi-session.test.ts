@@ -1,0 +1,124 @@
+import { buildContext } from '@tiller/core';
+import { readFixture, type FixtureName } from '@tiller/testing';
+import { describe, expect, it } from 'vitest';
+import { contextDifferences, piContext } from '../../test/pi-reference.js';
+import { CustomTypes } from '../custom-types.js';
+import { PiImportError } from '../errors.js';
+import { exportPiSession } from './export-pi-session.js';
+import { importPiSession } from './import-pi-session.js';
+
+const fixtures: FixtureName[] = ['pi-large-session.jsonl', 'pi-before-compaction.jsonl'];
+
+describe('importPiSession on recorded pi sessions (format 1)', () => {
+  for (const name of fixtures) {
+    it(`${name}: builds the context pi builds`, () => {
+      const text = readFixture(name);
+      const imported = importPiSession(text, { source: name });
+      expect(imported.version).toBe(1);
+      expect(imported.warnings).toEqual([]);
+      // Format 1 is one chain, so the whole list is the path to the leaf.
+      expect(contextDifferences(buildContext(imported.entries), piContext(text))).toEqual([]);
+    });
+
+    it(`${name}: import, export, import gives the same entries, and pi reads the export as the original`, () => {
+      const text = readFixture(name);
+      const imported = importPiSession(text);
+      const exported = exportPiSession(imported.entries, { header: imported.header });
+      const again = importPiSession(exported);
+      expect(again.version).toBe(3);
+      expect(again.entries).toEqual(imported.entries);
+      expect(again.header).toEqual({ ...imported.header, version: 3 });
+      // pi's own view of the exported file is its view of the original, field for field.
+      expect(piContext(exported)).toEqual(piContext(text));
+    });
+  }
+
+  it('pi-before-compaction.jsonl: 446 messages, the latest compaction summary first', () => {
+    const imported = importPiSession(readFixture('pi-before-compaction.jsonl'));
+    const compactions = imported.entries.filter((e) => e.kind === 'compaction');
+    expect(compactions).toHaveLength(2);
+    const context = buildContext(imported.entries);
+    expect(context).toHaveLength(446);
+    const first = context[0]!;
+    expect(first.role).toBe('user');
+    expect(JSON.stringify(first.content)).toContain(compactions[1]!.summary.slice(0, 40));
+    const bash = imported.entries.filter((e) => e.kind === 'custom' && e.customType === CustomTypes.piMessage);
+    expect(bash).toHaveLength(3);
+  });
+
+  it('gives format 1 entries stable ids from their line numbers', () => {
+    const text = readFixture('pi-large-session.jsonl');
+    const a = importPiSession(text);
+    expect(a.entries[0]!.id).toBe('line-2');
+    expect(a.entries[0]!.parentId).toBeNull();
+    expect(a.entries[1]!.parentId).toBe('line-2');
+    expect(importPiSession(text).entries.map((e) => e.id)).toEqual(a.entries.map((e) => e.id));
+    expect(a.leafId).toBe(a.entries.at(-1)!.id);
+  });
+
+  it('keeps assistant usage, stop reason and model in Tiller fields', () => {
+    const imported = importPiSession(readFixture('pi-large-session.jsonl'));
+    const assistants = imported.entries.flatMap((e) => (e.kind === 'message' && e.message.role === 'assistant' ? [e.message] : []));
+    expect(assistants.map((m) => m.stopReason)).toContain('aborted');
+    const firstCall = assistants.find((m) => m.stopReason === 'toolUse')!;
+    // This older pi wrote no totalTokens: the import counts input, output and cache tokens.
+    expect(firstCall.usage).toMatchObject({ input: 3, output: 191, cacheRead: 0, cacheWrite: 1684, totalTokens: 1878 });
+    expect(firstCall.model).toBe('anthropic/claude-sonnet-4-5');
+  });
+});
+
+describe('importPiSession: bad input', () => {
+  const header = JSON.stringify({ type: 'session', version: 3, id: 's1', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/' });
+  const user = (id: string, parentId: string | null, text = 'hi') =>
+    JSON.stringify({
+      type: 'message',
+      id,
+      parentId,
+      timestamp: '2026-01-01T00:00:01.000Z',
+      message: { role: 'user', content: text, timestamp: 1 },
+    });
+
+  it('needs a session header', () => {
+    expect(() => importPiSession(user('a', null), { source: 'x.jsonl' })).toThrow(/x\.jsonl:1, field type: a pi session starts with/);
+  });
+
+  it('refuses a format it does not know', () => {
+    const future = JSON.stringify({ type: 'session', version: 9, id: 's', timestamp: 't' });
+    expect(() => importPiSession(future)).toThrow(/field version: pi session format 9/);
+  });
+
+  it('names the line of a duplicate id and of a missing parent', () => {
+    expect(() => importPiSession([header, user('a', null), user('a', null)].join('\n'))).toThrow(
+      expect.objectContaining({ name: 'PiImportError', location: { file: 'pi session', line: 3, field: 'id' } }),
+    );
+    expect(() => importPiSession([header, user('a', 'nope')].join('\n'))).toThrow(/:2, field parentId: parent "nope"/);
+  });
+
+  it('names the field of a message Tiller cannot hold', () => {
+    const bad = JSON.stringify({
+      type: 'message',
+      id: 'a',
+      parentId: null,
+      timestamp: 't',
+      message: { role: 'toolResult', toolCallId: 'c', toolName: 'read', content: [{ type: 'video' }], isError: false },
+    });
+    const error = (() => {
+      try {
+        importPiSession([header, bad].join('\n'));
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(PiImportError);
+    expect((error as PiImportError).location).toEqual({ file: 'pi session', line: 2, field: 'message.content.0.type' });
+  });
+
+  it('skips a line that is not JSON with a warning, as pi does', () => {
+    const text = [header, user('a', null), '{"type":"mess', user('b', 'a')].join('\n');
+    const imported = importPiSession(text);
+    expect(imported.entries.map((e) => e.id)).toEqual(['a', 'b']);
+    expect(imported.warnings).toEqual([expect.objectContaining({ line: 3, kind: 'corrupt_line' })]);
+    const torn = importPiSession([header, user('a', null), '{"type":"mess'].join('\n'));
+    expect(torn.warnings).toEqual([expect.objectContaining({ line: 3, kind: 'torn_line' })]);
+  });
+});
