@@ -20,3 +20,4 @@ export {
   type PersistedTurnSnapshot,
   type TurnSnapshot,
 } from './turn/snapshot.js';
+export { createTurnDriver, userMessage, type DrivenStep, type TurnDriver } from './turn/turn-driver.js';
