@@ -11,7 +11,7 @@ function where(location: FileLocation): string {
 }
 
 /** Why an `append` was refused. Nothing of the refused batch was written. */
-export type AppendErrorCode = 'duplicate_id' | 'missing_parent' | 'invalid_entry' | 'closed';
+export type AppendErrorCode = 'duplicate_id' | 'missing_parent' | 'invalid_entry' | 'read_only' | 'closed';
 
 export class AppendError extends Error {
   override readonly name = 'AppendError';
@@ -75,5 +75,3 @@ export interface ReadWarning {
   kind: 'torn_line' | 'corrupt_line';
   message: string;
 }
-
-export { where as formatLocation };

@@ -1,0 +1,259 @@
+import { randomUUID } from 'node:crypto';
+import { open, readFile, rename, writeFile, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Entry } from '@tiller/core';
+import { AppendError, SessionFileError, type ReadWarning } from '../errors.js';
+import type { SessionStore } from '../store.js';
+import { acquireLock, type FileLock } from './file-lock.js';
+import { HEADER_TYPE, SESSION_FORMAT_VERSION, serializeEntry, serializeHeader, type SessionFileHeader } from './format.js';
+import { parseSessionFile } from './parse-session-file.js';
+
+/**
+ * When appended entries reach the disk itself (not only the operating system's cache):
+ * - `always`: before `append` resolves (fdatasync per append). A resolved append survives a crash
+ *   of the process and of the machine.
+ * - `batch`: within `batchIntervalMs` after the append, and on close. A resolved append survives
+ *   a crash of the process; a power loss can take the appends of the last interval.
+ * - `never`: when the operating system decides. A resolved append survives a crash of the
+ *   process only.
+ */
+export type Durability = 'always' | 'batch' | 'never';
+
+export interface JsonlStoreOptions {
+  /** Default `always`. */
+  fsync?: Durability;
+  /** For `fsync: 'batch'`: how long an append may wait for its fsync. Default 200 ms. */
+  batchIntervalMs?: number;
+  /** Fail on the first bad line and validate every entry against the full schema. Default false. */
+  strict?: boolean;
+  /** Only read: no lock is taken, nothing is ever written, `append` refuses. Default false. */
+  readOnly?: boolean;
+  /** For a file that does not exist yet: its session id (default a random UUID) and creation time. */
+  create?: { id?: string; createdAt?: string } | false;
+}
+
+/** A session in a JSONL file: a header line, then one entry per line. One writer at a time. */
+export class JsonlStore implements SessionStore {
+  readonly path: string;
+  readonly header: SessionFileHeader;
+  /** The format version the file is written in. */
+  readonly version: number;
+  readonly readOnly: boolean;
+  readonly entries: readonly Entry[];
+  /** What opening skipped: a torn last line, corrupt lines (with their line numbers). */
+  readonly warnings: readonly ReadWarning[];
+  readonly durability: Durability;
+
+  #handle: FileHandle | undefined;
+  #lock: FileLock | undefined;
+  #queue: Promise<void> = Promise.resolve();
+  #tornBytes: number;
+  #needsNewline: boolean;
+  #size: number;
+  #syncTimer: NodeJS.Timeout | undefined;
+  #batchIntervalMs: number;
+  #closed = false;
+
+  private constructor(init: {
+    path: string;
+    header: SessionFileHeader;
+    version: number;
+    readOnly: boolean;
+    entries: Entry[];
+    warnings: ReadWarning[];
+    durability: Durability;
+    batchIntervalMs: number;
+    handle: FileHandle | undefined;
+    lock: FileLock | undefined;
+    tornBytes: number;
+    needsNewline: boolean;
+    size: number;
+  }) {
+    this.path = init.path;
+    this.header = init.header;
+    this.version = init.version;
+    this.readOnly = init.readOnly;
+    this.entries = init.entries;
+    this.warnings = init.warnings;
+    this.durability = init.durability;
+    this.#batchIntervalMs = init.batchIntervalMs;
+    this.#handle = init.handle;
+    this.#lock = init.lock;
+    this.#tornBytes = init.tornBytes;
+    this.#needsNewline = init.needsNewline;
+    this.#size = init.size;
+  }
+
+  /**
+   * Opens (or creates) a session file. A writer takes `<path>.lock` first and fails with
+   * `SessionLockedError` while another live process holds it. Opening never changes the file.
+   */
+  static async open(path: string, options: JsonlStoreOptions = {}): Promise<JsonlStore> {
+    const readOnly = options.readOnly ?? false;
+    const durability = checkOptions(path, options);
+    const lock = readOnly ? undefined : await acquireLock(path);
+    try {
+      let bytes: Buffer;
+      try {
+        bytes = await readFile(path);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || readOnly || options.create === false) {
+          throw new SessionFileError({ file: path, line: 0 }, `cannot read the session file: ${(error as Error).message}`);
+        }
+        bytes = await createFile(path, options.create ?? {}, durability);
+      }
+      const parsed = parseSessionFile(bytes, { file: path, strict: options.strict ?? false });
+      if (!readOnly && parsed.version !== SESSION_FORMAT_VERSION) {
+        throw new SessionFileError(
+          { file: path, line: 1, field: 'version' },
+          `format version ${parsed.version} can only be opened read-only; write a current copy with upgradeSessionFile()`,
+        );
+      }
+      const handle = readOnly ? undefined : await open(path, 'r+');
+      return new JsonlStore({
+        path,
+        header: parsed.header,
+        version: parsed.version,
+        readOnly,
+        entries: parsed.entries,
+        warnings: parsed.warnings,
+        durability,
+        batchIntervalMs: options.batchIntervalMs ?? 200,
+        handle,
+        lock,
+        tornBytes: parsed.tornBytes,
+        needsNewline: !parsed.endsWithNewline,
+        size: bytes.length,
+      });
+    } catch (error) {
+      await lock?.release();
+      throw error;
+    }
+  }
+
+  /** Appends one line per entry, in one write; appends run strictly one after another. */
+  append(entries: readonly Entry[]): Promise<void> {
+    if (this.readOnly) return Promise.reject(new AppendError('read_only', entries[0]?.id ?? '', `${this.path} was opened read-only`));
+    if (this.#closed) return Promise.reject(new AppendError('closed', entries[0]?.id ?? '', `${this.path} is closed`));
+    const job = this.#queue.then(() => this.#write(entries));
+    this.#queue = job.catch(() => undefined);
+    return job;
+  }
+
+  async #write(entries: readonly Entry[]): Promise<void> {
+    if (entries.length === 0) return;
+    const handle = this.#handle!;
+    if (this.#tornBytes > 0) {
+      // The torn line was never a whole entry; cut it off so the next line starts clean.
+      this.#size -= this.#tornBytes;
+      await handle.truncate(this.#size);
+      this.#tornBytes = 0;
+    }
+    let text = this.#needsNewline ? '\n' : '';
+    for (const entry of entries) text += `${serializeEntry(entry)}\n`;
+    const bytes = Buffer.from(text, 'utf8');
+    // Positional writes at the end we track: the file is ours alone while we hold the lock.
+    let written = 0;
+    while (written < bytes.length) {
+      const { bytesWritten } = await handle.write(bytes, written, bytes.length - written, this.#size + written);
+      written += bytesWritten;
+    }
+    this.#size += bytes.length;
+    this.#needsNewline = false;
+    switch (this.durability) {
+      case 'always':
+        await handle.datasync();
+        break;
+      case 'batch':
+        this.#syncTimer ??= setTimeout(() => {
+          this.#syncTimer = undefined;
+          void this.flush().catch(() => undefined);
+        }, this.#batchIntervalMs).unref();
+        break;
+      case 'never':
+        break;
+      default: {
+        const unknownDurability: never = this.durability;
+        throw new TypeError(`unknown durability ${String(unknownDurability)}`);
+      }
+    }
+  }
+
+  /** Waits for pending appends and forces them to disk, whatever the durability option. */
+  async flush(): Promise<void> {
+    await this.#queue;
+    await this.#handle?.datasync();
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#queue;
+    if (this.#syncTimer) clearTimeout(this.#syncTimer);
+    this.#syncTimer = undefined;
+    try {
+      if (this.#handle && this.durability !== 'never') await this.#handle.datasync();
+      await this.#handle?.close();
+      this.#handle = undefined;
+    } finally {
+      await this.#lock?.release();
+    }
+  }
+}
+
+function checkOptions(path: string, options: JsonlStoreOptions): Durability {
+  const fsync = options.fsync ?? 'always';
+  if (fsync !== 'always' && fsync !== 'batch' && fsync !== 'never') {
+    throw new TypeError(`JsonlStore.open(${path}): option fsync must be 'always', 'batch' or 'never', got ${JSON.stringify(fsync)}`);
+  }
+  const interval = options.batchIntervalMs;
+  if (interval !== undefined && !(Number.isFinite(interval) && interval >= 0)) {
+    throw new TypeError(`JsonlStore.open(${path}): option batchIntervalMs must be a non-negative number, got ${String(interval)}`);
+  }
+  return fsync;
+}
+
+/** Writes the header to a temporary file and renames it into place: the file never exists without it. */
+async function createFile(path: string, create: { id?: string; createdAt?: string }, durability: Durability): Promise<Buffer> {
+  const header: SessionFileHeader = {
+    type: HEADER_TYPE,
+    version: SESSION_FORMAT_VERSION,
+    id: create.id ?? randomUUID(),
+    createdAt: create.createdAt ?? new Date().toISOString(),
+  };
+  const bytes = Buffer.from(`${serializeHeader(header)}\n`, 'utf8');
+  const temp = `${path}.${process.pid}.${randomUUID()}.tmp`;
+  await writeFile(temp, bytes, { flag: 'wx', flush: durability !== 'never' });
+  await rename(temp, path);
+  if (durability === 'always') await syncDirectory(dirname(path));
+  return bytes;
+}
+
+async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Writes a copy of a session file in the current format version (same session id, same entries),
+ * to `target` (default: in place, atomically). The only operation that rewrites a session file.
+ */
+export async function upgradeSessionFile(path: string, target: string = path): Promise<{ from: number; to: number }> {
+  const source = await JsonlStore.open(path, { readOnly: true, strict: true });
+  const lock = await acquireLock(target);
+  try {
+    let text = `${serializeHeader({ ...source.header, version: SESSION_FORMAT_VERSION })}\n`;
+    for (const entry of source.entries) text += `${serializeEntry(entry)}\n`;
+    const temp = `${target}.${process.pid}.${randomUUID()}.tmp`;
+    await writeFile(temp, text, { flag: 'wx', flush: true });
+    await rename(temp, target);
+    await syncDirectory(dirname(target));
+  } finally {
+    await lock.release();
+  }
+  return { from: source.version, to: SESSION_FORMAT_VERSION };
+}

@@ -1,0 +1,144 @@
+import { buildContext } from '@tiller/core';
+import { describe, expect, it } from 'vitest';
+import { assistantEntry, AT, chain, compactionEntry, userEntry } from '../test/entries.js';
+import { CustomTypes } from './custom-types.js';
+import { AppendError, UnknownEntryError } from './errors.js';
+import { MemoryStore } from './memory-store.js';
+import { createSessionLog } from './session-log.js';
+
+describe('createSessionLog: appends', () => {
+  it('appends a chain and moves the leaf to its last entry', async () => {
+    const log = createSessionLog(new MemoryStore());
+    expect(log.leafId).toBeNull();
+    await log.append(chain(4));
+    expect(log.leafId).toBe('e3');
+    expect(log.path().map((e) => e.id)).toEqual(['e0', 'e1', 'e2', 'e3']);
+    expect(log.size).toBe(4);
+  });
+
+  it('refuses a duplicate id, naming the entry, and writes nothing of the batch', async () => {
+    const store = new MemoryStore();
+    const log = createSessionLog(store);
+    await log.append(chain(2));
+    const batch = [userEntry('x', 'e1'), userEntry('e0', 'x')];
+    await expect(log.append(batch)).rejects.toMatchObject({ name: 'AppendError', code: 'duplicate_id', entryId: 'e0' });
+    expect(store.entries.map((e) => e.id)).toEqual(['e0', 'e1']);
+    expect(log.has('x')).toBe(false);
+    expect(log.leafId).toBe('e1');
+  });
+
+  it('refuses a duplicate inside one batch and an unknown parent', async () => {
+    const log = createSessionLog(new MemoryStore());
+    await expect(log.append([userEntry('a', null), userEntry('a', null)])).rejects.toMatchObject({ code: 'duplicate_id', entryId: 'a' });
+    const error = await log.append([userEntry('b', 'ghost')]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppendError);
+    expect((error as AppendError).message).toBe('entry b: its parent ghost is not in the session');
+    expect(log.size).toBe(0);
+  });
+
+  it('refuses an invalid entry, naming the field', async () => {
+    const log = createSessionLog(new MemoryStore());
+    const bad = { ...userEntry('a', null), message: { role: 'user', content: 5 } } as never;
+    await expect(log.append([bad])).rejects.toThrow(/entry a \(batch position 0\), field message\.content/);
+  });
+
+  it('runs appends in call order, so a batch may name a parent from the previous unawaited one', async () => {
+    const log = createSessionLog(new MemoryStore());
+    const first = log.append([userEntry('a', null)]);
+    const second = log.append([assistantEntry('b', 'a')]);
+    const failed = log.append([userEntry('a', null)]);
+    const third = log.append([userEntry('c', 'b')]);
+    await Promise.all([first, second, third]);
+    await expect(failed).rejects.toMatchObject({ code: 'duplicate_id' });
+    expect(log.path().map((e) => e.id)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('refuses appends after close', async () => {
+    const log = createSessionLog(new MemoryStore());
+    await log.close();
+    await expect(log.append([userEntry('a', null)])).rejects.toMatchObject({ code: 'closed' });
+  });
+});
+
+describe('createSessionLog: branches', () => {
+  it('branches from an earlier entry, keeping the old branch', async () => {
+    const log = createSessionLog(new MemoryStore());
+    await log.append(chain(4));
+    log.branch('e1');
+    expect(log.leafId).toBe('e1');
+    await log.append([userEntry('b2', 'e1'), assistantEntry('b3', 'b2')]);
+    expect(log.path().map((e) => e.id)).toEqual(['e0', 'e1', 'b2', 'b3']);
+    expect(log.path('e3').map((e) => e.id)).toEqual(['e0', 'e1', 'e2', 'e3']);
+    expect(log.children('e1').map((e) => e.id)).toEqual(['e2', 'b2']);
+    expect(log.children('e3')).toEqual([]);
+    expect(log.context('e3')).toEqual(buildContext(log.path('e3')));
+  });
+
+  it('branch(null) starts a second root; path(null) is empty', async () => {
+    const log = createSessionLog(new MemoryStore());
+    await log.append(chain(2));
+    log.branch(null);
+    expect(log.path()).toEqual([]);
+    expect(log.context()).toEqual([]);
+    await log.append([userEntry('r', null)]);
+    expect(log.roots().map((e) => e.id)).toEqual(['e0', 'r']);
+  });
+
+  it('names an unknown entry', async () => {
+    const log = createSessionLog(new MemoryStore());
+    expect(() => log.branch('nope')).toThrow(UnknownEntryError);
+    expect(() => log.path('nope')).toThrow('no entry with id "nope" in this session');
+    expect(() => log.children('nope')).toThrow(UnknownEntryError);
+  });
+
+  it('lists the tree with labels, children in append order', async () => {
+    const log = createSessionLog(new MemoryStore());
+    await log.append(chain(3));
+    log.branch('e0');
+    await log.append([assistantEntry('x1', 'e0')]);
+    await log.setLabel('e0', 'start', { id: 'l1', at: AT });
+    const tree = log.tree();
+    expect(tree).toHaveLength(1);
+    const root = tree[0]!;
+    expect(root.label).toBe('start');
+    expect(root.children.map((n) => n.entry.id)).toEqual(['e1', 'x1']);
+    expect(root.children[1]!.children.map((n) => n.entry.id)).toEqual(['l1']);
+  });
+
+  it('builds the context of the path, compaction included', async () => {
+    const log = createSessionLog(new MemoryStore());
+    await log.append([...chain(6), compactionEntry('c', 'e5', 'e4'), userEntry('after', 'c')]);
+    const context = log.context();
+    expect(context).toEqual(buildContext(log.path()));
+    expect(context).toHaveLength(4);
+  });
+});
+
+describe('createSessionLog: labels and name', () => {
+  it('sets, changes and clears labels through custom entries at the leaf', async () => {
+    const store = new MemoryStore();
+    const log = createSessionLog(store);
+    await log.append(chain(2));
+    const set = await log.setLabel('e0', 'first', { id: 'l1', at: AT });
+    expect(set).toMatchObject({ kind: 'custom', customType: CustomTypes.label, parentId: 'e1', data: { targetId: 'e0', label: 'first' } });
+    expect(log.leafId).toBe('l1');
+    expect(log.labelOf('e0')).toBe('first');
+    await log.setLabel('e0', undefined);
+    expect(log.labelOf('e0')).toBeUndefined();
+    await expect(log.setLabel('nope', 'x')).rejects.toThrow(UnknownEntryError);
+    // Labels are invisible to the model.
+    expect(log.context()).toEqual(buildContext(chain(2)));
+  });
+
+  it('keeps the latest session name, also after reopening the store', async () => {
+    const store = new MemoryStore();
+    const log = createSessionLog(store);
+    expect(log.sessionName).toBeUndefined();
+    await log.setSessionName('  refactor  ');
+    await log.setSessionName('the refactor');
+    expect(log.sessionName).toBe('the refactor');
+    expect(createSessionLog(store).sessionName).toBe('the refactor');
+    await log.setSessionName(' ');
+    expect(log.sessionName).toBeUndefined();
+  });
+});

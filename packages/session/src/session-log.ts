@@ -1,0 +1,213 @@
+import { randomUUID } from 'node:crypto';
+import { buildContext, type CustomEntry, type Entry, type Message } from '@tiller/core';
+import { CustomTypes, type LabelData, type SessionNameData } from './custom-types.js';
+import { AppendError, UnknownEntryError } from './errors.js';
+import type { SessionStore } from './store.js';
+import { validateBatch } from './validate-batch.js';
+
+/** One entry of `tree()`, with its children in the order they were appended. */
+export interface TreeNode {
+  entry: Entry;
+  children: TreeNode[];
+  /** The entry's current label, if it has one. */
+  label?: string;
+}
+
+/** Id and time for an entry the log writes itself (labels, the name); generated when omitted. */
+export interface NewEntryOptions {
+  id?: string;
+  at?: string;
+}
+
+export interface SessionLog {
+  readonly store: SessionStore;
+  /** Where the next turn continues: the last appended entry, or where `branch` moved it; null before the first. */
+  readonly leafId: string | null;
+  /** The latest session name, if one was set. */
+  readonly sessionName: string | undefined;
+  /** Number of entries. */
+  readonly size: number;
+  get(id: string): Entry | undefined;
+  has(id: string): boolean;
+  /** All entries in the order they were appended (parents before children). */
+  entries(): readonly Entry[];
+  /**
+   * Appends a batch after checking it (unique ids, parents present, valid entries); nothing is
+   * written when a check fails. Appends run one after another in call order. The leaf moves to
+   * the batch's last entry.
+   */
+  append(entries: readonly Entry[]): Promise<void>;
+  /** Root to `leafId` (default: the leaf). Empty for a null leaf. */
+  path(leafId?: string | null): Entry[];
+  /** The messages the model sees at `leafId` (default: the leaf). */
+  context(leafId?: string | null): Message[];
+  /** Continues from an earlier entry: the leaf moves there; the old branch stays. Null starts a new root. */
+  branch(fromEntryId: string | null): void;
+  /** Entries whose parent is `id`, in append order. */
+  children(id: string): Entry[];
+  /** Entries without a parent, in append order. */
+  roots(): Entry[];
+  /** The whole tree for listing, labels resolved. */
+  tree(): TreeNode[];
+  labelOf(id: string): string | undefined;
+  /** Sets (or with `undefined` clears) the label of an entry; stored as a `tiller.label` entry at the leaf. */
+  setLabel(targetId: string, label: string | undefined, options?: NewEntryOptions): Promise<CustomEntry>;
+  /** Names the session (a blank name clears it); stored as a `tiller.session_name` entry at the leaf. */
+  setSessionName(name: string | undefined, options?: NewEntryOptions): Promise<CustomEntry>;
+  /** Waits for pending appends, then closes the store. */
+  close(): Promise<void>;
+}
+
+/**
+ * The entry tree over a store. Indexes entries by id, so `path` costs the length of the path
+ * (walk the parents, reverse once) and `append` costs the size of the batch, at any log size.
+ */
+export function createSessionLog(store: SessionStore): SessionLog {
+  const all: Entry[] = [];
+  const byId = new Map<string, Entry>();
+  const labels = new Map<string, string>();
+  let sessionName: string | undefined;
+  // Built on first use: opening a long session should not pay for listings nobody asked for.
+  let childIndex: Map<string | null, Entry[]> | undefined;
+  let leafId: string | null = null;
+  let queue: Promise<void> = Promise.resolve();
+  let closed = false;
+
+  const index = (entry: Entry) => {
+    all.push(entry);
+    byId.set(entry.id, entry);
+    if (entry.kind === 'custom') noteCustom(entry);
+    if (childIndex) addChild(childIndex, entry, byId);
+  };
+
+  const noteCustom = (entry: CustomEntry) => {
+    if (entry.customType === CustomTypes.label) {
+      const data = entry.data as LabelData | undefined;
+      if (!data || typeof data.targetId !== 'string') return;
+      const label = typeof data.label === 'string' ? data.label.trim() : '';
+      if (label) labels.set(data.targetId, label);
+      else labels.delete(data.targetId);
+    } else if (entry.customType === CustomTypes.sessionName) {
+      const name = (entry.data as SessionNameData | undefined)?.name;
+      sessionName = typeof name === 'string' && name.trim() ? name.trim() : undefined;
+    }
+  };
+
+  for (const entry of store.entries) index(entry);
+  leafId = all.at(-1)?.id ?? null;
+
+  const requireEntry = (id: string): Entry => {
+    const entry = byId.get(id);
+    if (!entry) throw new UnknownEntryError(id);
+    return entry;
+  };
+
+  const children = (): Map<string | null, Entry[]> => {
+    if (!childIndex) {
+      childIndex = new Map();
+      for (const entry of all) addChild(childIndex, entry, byId);
+    }
+    return childIndex;
+  };
+
+  const path = (target: string | null | undefined = leafId): Entry[] => {
+    if (target === null) return [];
+    const out: Entry[] = [];
+    // A parent that is missing (a line a damaged file lost) ends the walk, as a root would.
+    for (let entry: Entry | undefined = requireEntry(target); entry; entry = entry.parentId === null ? undefined : byId.get(entry.parentId)) {
+      out.push(entry);
+    }
+    return out.reverse();
+  };
+
+  const appendCustom = async (customType: string, data: unknown, options: NewEntryOptions): Promise<CustomEntry> => {
+    const entry: CustomEntry = {
+      id: options.id ?? randomUUID(),
+      parentId: leafId,
+      at: options.at ?? new Date().toISOString(),
+      kind: 'custom',
+      customType,
+      data,
+    };
+    await log.append([entry]);
+    return entry;
+  };
+
+  const log: SessionLog = {
+    store,
+    get leafId() {
+      return leafId;
+    },
+    get sessionName() {
+      return sessionName;
+    },
+    get size() {
+      return all.length;
+    },
+    get: (id) => byId.get(id),
+    has: (id) => byId.has(id),
+    entries: () => all,
+    append(batch) {
+      if (closed) return Promise.reject(new AppendError('closed', batch[0]?.id ?? '', 'the session log is closed'));
+      const job = queue.then(async () => {
+        if (store.readOnly) throw new AppendError('read_only', batch[0]?.id ?? '', 'the session was opened read-only');
+        validateBatch(batch, (id) => byId.has(id));
+        if (batch.length === 0) return;
+        await store.append(batch);
+        for (const entry of batch) index(entry);
+        leafId = batch[batch.length - 1]!.id;
+      });
+      // A failed append must not block the ones after it.
+      queue = job.catch(() => undefined);
+      return job;
+    },
+    path,
+    context: (target) => buildContext(path(target)),
+    branch(fromEntryId) {
+      if (fromEntryId !== null) requireEntry(fromEntryId);
+      leafId = fromEntryId;
+    },
+    children(id) {
+      requireEntry(id);
+      return [...(children().get(id) ?? [])];
+    },
+    roots: () => [...(children().get(null) ?? [])],
+    tree() {
+      const nodes = new Map<string, TreeNode>();
+      const roots: TreeNode[] = [];
+      for (const entry of all) {
+        const node: TreeNode = { entry, children: [] };
+        const label = labels.get(entry.id);
+        if (label) node.label = label;
+        nodes.set(entry.id, node);
+        const parent = entry.parentId === null ? undefined : nodes.get(entry.parentId);
+        (parent ? parent.children : roots).push(node);
+      }
+      return roots;
+    },
+    labelOf: (id) => labels.get(id),
+    async setLabel(targetId, label, options = {}) {
+      requireEntry(targetId);
+      const data: LabelData = label === undefined ? { targetId } : { targetId, label };
+      return appendCustom(CustomTypes.label, data, options);
+    },
+    async setSessionName(name, options = {}) {
+      const data: SessionNameData = name === undefined ? {} : { name };
+      return appendCustom(CustomTypes.sessionName, data, options);
+    },
+    async close() {
+      closed = true;
+      await queue;
+      await store.close();
+    },
+  };
+  return log;
+}
+
+function addChild(index: Map<string | null, Entry[]>, entry: Entry, byId: ReadonlyMap<string, Entry>): void {
+  // An entry whose parent was lost (a damaged file) is listed with the roots.
+  const key = entry.parentId !== null && byId.has(entry.parentId) ? entry.parentId : null;
+  const list = index.get(key);
+  if (list) list.push(entry);
+  else index.set(key, [entry]);
+}

@@ -1,0 +1,28 @@
+import { Entry } from '@tiller/core';
+import { AppendError } from './errors.js';
+
+/**
+ * Checks a batch against the ids already in the log: every entry valid, every id new (in the log
+ * and in the batch), every parent either in the log or earlier in the batch. Throws on the first
+ * offending entry, naming it; the caller writes nothing then.
+ */
+export function validateBatch(batch: readonly Entry[], has: (id: string) => boolean): void {
+  const inBatch = new Set<string>();
+  for (let i = 0; i < batch.length; i++) {
+    const entry = batch[i]!;
+    const parsed = Entry.safeParse(entry);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const name = typeof entry?.id === 'string' && entry.id ? entry.id : `#${i}`;
+      const field = issue.path.join('.') || '(entry)';
+      throw new AppendError('invalid_entry', name, `entry ${name} (batch position ${i}), field ${field}: ${issue.message}`);
+    }
+    if (has(entry.id) || inBatch.has(entry.id)) {
+      throw new AppendError('duplicate_id', entry.id, `entry ${entry.id}: an entry with this id is already in the session`);
+    }
+    if (entry.parentId !== null && !has(entry.parentId) && !inBatch.has(entry.parentId)) {
+      throw new AppendError('missing_parent', entry.id, `entry ${entry.id}: its parent ${entry.parentId} is not in the session`);
+    }
+    inBatch.add(entry.id);
+  }
+}
