@@ -1,0 +1,90 @@
+import type { Entry, Usage } from '@tiller/core';
+import type { TokenLedger } from './token-ledger.js';
+
+/**
+ * What a compactor works on: the session path (root to leaf) and, optionally, the ledger that
+ * follows it. A compactor only appends: the `acc` it returns holds the same entries plus the ones
+ * it appended (with the ledger advanced past them); `meta.appended` lists them for the shell to
+ * persist.
+ */
+export interface CompactionAcc {
+  readonly path: readonly Entry[];
+  /** When given, it must have been fed exactly `path`; its estimate makes the decision O(1). */
+  readonly ledger?: TokenLedger | undefined;
+}
+
+/** Where the turn stands when the core asks for a compaction (`maybe_compact`). */
+export interface CompactionContext {
+  /** The session's model id (`provider/model` or bare). */
+  model: string;
+  /** The model's context window when the shell knows it. */
+  window?: number | undefined;
+  /** System prompt and tool definitions, estimated (about 4 characters a token). */
+  promptTokens: number;
+  /** True between tool rounds of one turn; false at a turn's start. */
+  midRound: boolean;
+  /** The provider said the context overflowed: compact whatever the estimate says. */
+  force?: boolean | undefined;
+  reason?: string | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+export type CompactionStrategyName = 'summarize' | 'clearToolResults' | 'keepTail';
+
+/** What happened. `compacted: false` leaves the log alone; `error` says why when it failed. */
+export type CompactionMeta =
+  | { compacted: false; appended: readonly Entry[]; error?: Error | undefined; skipped?: string | undefined }
+  | {
+      compacted: true;
+      appended: readonly Entry[];
+      strategy: CompactionStrategyName | (string & {});
+      tokensBefore: number;
+      tokensAfter: number;
+      tokensRemoved: number;
+      /** Entries that left the context, oldest first. */
+      dropped: readonly Entry[];
+      /** Tool results whose content this compaction replaced with a placeholder. */
+      clearedEntryIds: readonly string[];
+      midRound: boolean;
+      summarizerUsage?: Usage | undefined;
+    };
+
+export interface CompactionOutcome {
+  acc: CompactionAcc;
+  meta: CompactionMeta;
+}
+
+/**
+ * Normandy's contract: `maybeCompact(acc, ctx, opts) -> {acc, meta}`. It never throws for a failed
+ * compaction (that is `meta.error`); `validateOpts` throws at configuration time, naming the entry
+ * point and the option.
+ */
+export interface Compactor<Opts = undefined> {
+  readonly name: string;
+  maybeCompact(acc: CompactionAcc, ctx: CompactionContext, opts?: Opts): Promise<CompactionOutcome>;
+  /** True when `ctx.window` must be known for `opts` (the shell resolves it before a turn). */
+  needsWindow?(opts?: Opts): boolean;
+  validateOpts?(opts: Opts | undefined, entryPoint: string): void;
+}
+
+/** No change at any boundary. The default compactor. */
+export const NoOpCompactor: Compactor<undefined> = Object.freeze({
+  name: 'noop',
+  maybeCompact: async (acc: CompactionAcc) => ({ acc, meta: { compacted: false as const, appended: [] } }),
+  needsWindow: () => false,
+});
+
+/** Listeners told about a compaction that removed something from the context. */
+export interface CompactionHooks {
+  afterCompact?: Array<(meta: Extract<CompactionMeta, { compacted: true }>) => void | Promise<void>> | undefined;
+}
+
+/**
+ * Runs the `afterCompact` hooks, in order, when entries left the context; a compaction that only
+ * cleared tool results, or none at all, runs nothing. Returns how many ran.
+ */
+export async function runAfterCompactHooks(hooks: CompactionHooks | undefined, meta: CompactionMeta): Promise<number> {
+  if (!meta.compacted || meta.dropped.length === 0 || !hooks?.afterCompact) return 0;
+  for (const hook of hooks.afterCompact) await hook(meta);
+  return hooks.afterCompact.length;
+}

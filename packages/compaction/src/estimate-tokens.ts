@@ -1,0 +1,165 @@
+import type { Entry, Message, Usage } from '@tiller/core';
+import { entryMessage } from '@tiller/core';
+import type { TokenCounter } from './token-counter.js';
+
+/** What one image (or file) in a message is taken to cost: pi's figure for tool-result images. */
+export const IMAGE_TOKENS = 1_200;
+
+/**
+ * Han, kana, Hangul and the CJK punctuation and full-width forms. A chars/4 estimate is right for
+ * English and code but counts these 3-4 times too low: tokenizers give most of them a token each.
+ */
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef]/u;
+const CJK_ALL = new RegExp(CJK.source, 'gu');
+
+/** Running tally for the heuristic: UTF-16 code units outside CJK, CJK characters, images. */
+interface Tally {
+  chars: number;
+  cjk: number;
+  images: number;
+}
+
+function addText(tally: Tally, text: string): void {
+  if (!CJK.test(text)) {
+    tally.chars += text.length;
+    return;
+  }
+  let cjkUnits = 0;
+  let cjkChars = 0;
+  for (const match of text.match(CJK_ALL) ?? []) {
+    cjkUnits += match.length;
+    cjkChars += 1;
+  }
+  tally.chars += text.length - cjkUnits;
+  tally.cjk += cjkChars;
+}
+
+/** Calls `text` with every piece of text a message sends and returns how many images/files it holds. */
+function visitMessage(message: Message, text: (piece: string) => void): number {
+  let images = 0;
+  switch (message.role) {
+    case 'user': {
+      if (typeof message.content === 'string') {
+        text(message.content);
+        return 0;
+      }
+      for (const part of message.content) {
+        if (part.type === 'text') text(part.text);
+        else images += 1;
+      }
+      return images;
+    }
+    case 'assistant': {
+      for (const part of message.content) {
+        switch (part.type) {
+          case 'text':
+            text(part.text);
+            break;
+          case 'thinking':
+            text(part.thinking);
+            break;
+          case 'toolCall':
+            text(part.name);
+            text(JSON.stringify(part.args));
+            break;
+          default: {
+            const unknownPart: never = part;
+            throw new TypeError(`unknown assistant part ${JSON.stringify(unknownPart)}`);
+          }
+        }
+      }
+      return 0;
+    }
+    case 'toolResult': {
+      for (const part of message.content) {
+        if (part.type === 'text') text(part.text);
+        else images += 1;
+      }
+      return images;
+    }
+    default: {
+      const unknownMessage: never = message;
+      throw new TypeError(`unknown message role ${JSON.stringify(unknownMessage)}`);
+    }
+  }
+}
+
+/**
+ * Estimated tokens of one message. Without a counter: ceil(other characters / 4) + one token per
+ * CJK character + 1,200 per image or file part, where "characters" are UTF-16 code units as in
+ * pi. Text is what the model is sent: user text, assistant text, thinking, tool names with their
+ * JSON arguments, tool-result text. With a counter, its exact count replaces the text part.
+ */
+export function estimateTokens(message: Message, counter?: TokenCounter): number {
+  if (counter) {
+    let counted = 0;
+    const images = visitMessage(message, (piece) => {
+      counted += counter.count(piece);
+    });
+    return counted + images * IMAGE_TOKENS;
+  }
+  const tally: Tally = { chars: 0, cjk: 0, images: 0 };
+  tally.images = visitMessage(message, (piece) => addText(tally, piece));
+  return Math.ceil(tally.chars / 4) + tally.cjk + tally.images * IMAGE_TOKENS;
+}
+
+/** Estimated tokens of a bare piece of text, by the same rule. */
+export function estimateTextTokens(text: string, counter?: TokenCounter): number {
+  if (counter) return counter.count(text);
+  const tally: Tally = { chars: 0, cjk: 0, images: 0 };
+  addText(tally, text);
+  return Math.ceil(tally.chars / 4) + tally.cjk;
+}
+
+/** The context size a model call reported: its total, or the sum of its parts when it gave none. */
+export function calculateContextTokens(usage: Usage): number {
+  return usage.totalTokens || usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
+}
+
+/** The usage of an assistant message that finished normally; aborted and failed calls report none worth trusting. */
+export function trustedUsage(message: Message): Usage | undefined {
+  if (message.role !== 'assistant' || !message.usage) return undefined;
+  if (message.stopReason === 'aborted' || message.stopReason === 'error') return undefined;
+  return message.usage;
+}
+
+export interface ContextTokenEstimate {
+  /** `usageTokens + trailingTokens`. */
+  tokens: number;
+  /** What the provider reported for the last trusted call (0 when none). */
+  usageTokens: number;
+  /** Estimates of everything after that call (of everything, when there was none). */
+  trailingTokens: number;
+  /** Index of the message whose usage anchors the estimate; null when nothing reported usage. */
+  lastUsageIndex: number | null;
+}
+
+/**
+ * The context's size: the last trusted usage a provider reported (it counts everything the model
+ * was sent, system prompt included), plus estimates of the messages after it.
+ */
+export function estimateContextTokens(messages: readonly Message[], counter?: TokenCounter): ContextTokenEstimate {
+  let anchor = -1;
+  let usageTokens = 0;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const usage = trustedUsage(messages[i]!);
+    if (usage) {
+      anchor = i;
+      usageTokens = calculateContextTokens(usage);
+      break;
+    }
+  }
+  let trailingTokens = 0;
+  for (let i = anchor + 1; i < messages.length; i++) trailingTokens += estimateTokens(messages[i]!, counter);
+  return { tokens: usageTokens + trailingTokens, usageTokens, trailingTokens, lastUsageIndex: anchor < 0 ? null : anchor };
+}
+
+/** Estimated tokens of the messages a run of entries contributes, each as it stands (no compaction applied). */
+export function estimateSpanTokens(entries: readonly Entry[], counter?: TokenCounter): number {
+  let total = 0;
+  for (const entry of entries) {
+    const message = entryMessage(entry);
+    if (message) total += estimateTokens(message, counter);
+  }
+  return total;
+}

@@ -1,0 +1,134 @@
+import type { Message, Usage } from '@tiller/core';
+import { CompactionError } from './errors.js';
+import { estimateTextTokens } from './estimate-tokens.js';
+import type { PromptParts } from './prompts.js';
+import { serializeMessage } from './serialize-conversation.js';
+import { addUsage, type SummarizeRequest, type SummaryPurpose, type Summarizer } from './summarizer.js';
+import type { TokenCounter } from './token-counter.js';
+
+/** Room left for estimate error when filling the summarizer's window. */
+const WINDOW_MARGIN = 256;
+/** Below this much room for transcript, chunking would make no progress worth the calls. */
+const MIN_CHUNK_TOKENS = 256;
+
+export interface BoundedSummary {
+  text: string;
+  usage: Usage | undefined;
+  model: string | undefined;
+  calls: number;
+}
+
+export interface SummaryPlan {
+  first: { purpose: SummaryPurpose; prompt: (parts: PromptParts) => string };
+  update: { purpose: SummaryPurpose; prompt: (parts: PromptParts) => string };
+  system: string;
+  maxTokens: number;
+  previousSummary?: string | undefined;
+  customInstructions?: string | undefined;
+  signal?: AbortSignal | undefined;
+  counter?: TokenCounter | undefined;
+}
+
+/**
+ * Summarizes `messages`, never sending the summarizer more than its window holds. The transcript
+ * goes in chunks that fit beside the instructions, the summary so far and the reply; each chunk
+ * after the first updates the summary so far. A single message too long for any chunk is split.
+ */
+export async function summarizeBounded(messages: readonly Message[], summarizer: Summarizer, plan: SummaryPlan): Promise<BoundedSummary> {
+  const pending: string[] = [];
+  for (const message of messages) {
+    const block = serializeMessage(message);
+    if (block) pending.push(block);
+  }
+  pending.reverse(); // taken from the end: the oldest block is last
+
+  const window = summarizer.contextWindow ?? Number.POSITIVE_INFINITY;
+  const tokens = (text: string) => estimateTextTokens(text, plan.counter);
+  const systemTokens = tokens(plan.system);
+  let summary = plan.previousSummary;
+  let usage: Usage | undefined;
+  let model: string | undefined;
+  let calls = 0;
+
+  do {
+    const step = summary === undefined ? plan.first : plan.update;
+    const parts = { previousSummary: summary, customInstructions: plan.customInstructions };
+    const overhead = systemTokens + tokens(step.prompt({ ...parts, transcript: '' })) + plan.maxTokens + WINDOW_MARGIN;
+    const budget = window - overhead;
+    if (budget < MIN_CHUNK_TOKENS) {
+      throw new CompactionError(
+        'summarization_failed',
+        `the summarizer's window of ${window} tokens leaves ${Math.max(0, budget)} for the conversation after ${overhead} tokens of instructions, summary so far and reply; at least ${MIN_CHUNK_TOKENS} are needed`,
+      );
+    }
+    const transcript = takeChunk(pending, budget, tokens);
+    const result = await ask(summarizer, {
+      system: plan.system,
+      prompt: step.prompt({ ...parts, transcript }),
+      maxTokens: plan.maxTokens,
+      purpose: step.purpose,
+      signal: plan.signal,
+    });
+    summary = result.text;
+    usage = addUsage(usage, result.usage);
+    model = result.model ?? model;
+    calls += 1;
+  } while (pending.length > 0);
+
+  return { text: summary, usage, model: model ?? summarizer.model, calls };
+}
+
+/** Takes blocks off `pending` (oldest last) while they fit `budget`; splits one that fits nowhere. */
+function takeChunk(pending: string[], budget: number, tokens: (text: string) => number): string {
+  const taken: string[] = [];
+  let used = 0;
+  while (pending.length > 0) {
+    const block = pending[pending.length - 1]!;
+    const cost = tokens(block) + 1;
+    if (used + cost <= budget) {
+      taken.push(block);
+      used += cost;
+      pending.pop();
+      continue;
+    }
+    if (taken.length === 0) {
+      const [head, tail] = splitToFit(block, budget - 1, tokens);
+      taken.push(head);
+      pending[pending.length - 1] = `(continued) ${tail}`;
+    }
+    break;
+  }
+  return taken.join('\n\n');
+}
+
+function splitToFit(block: string, budget: number, tokens: (text: string) => number): [string, string] {
+  let length = Math.max(1, Math.floor((block.length * budget) / Math.max(1, tokens(block))));
+  while (length > 1 && tokens(block.slice(0, length)) > budget) length = Math.floor(length * 0.9);
+  return [block.slice(0, length), block.slice(length)];
+}
+
+/** One request; any failure becomes a `CompactionError` saying whether it was an abort. */
+export async function ask(summarizer: Summarizer, request: SummarizeRequest): Promise<{ text: string; usage?: Usage | undefined; model?: string | undefined }> {
+  const { signal } = request;
+  if (signal?.aborted) throw abortError(signal);
+  let result;
+  try {
+    result = await summarizer.summarize(request);
+  } catch (cause) {
+    if (signal?.aborted) throw abortError(signal);
+    throw new CompactionError('summarization_failed', `the summarizer failed (${request.purpose}): ${describe(cause)}`, { cause });
+  }
+  if (signal?.aborted) throw abortError(signal);
+  if (typeof result?.text !== 'string' || result.text.trim() === '') {
+    throw new CompactionError('summarization_failed', `the summarizer returned an empty summary (${request.purpose})`);
+  }
+  return result;
+}
+
+function abortError(signal: AbortSignal): CompactionError {
+  return new CompactionError('aborted', `compaction aborted: ${describe(signal.reason)}`, { cause: signal.reason });
+}
+
+function describe(value: unknown): string {
+  return value instanceof Error ? value.message : String(value);
+}

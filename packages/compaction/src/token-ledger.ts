@@ -1,0 +1,138 @@
+import type { Entry } from '@tiller/core';
+import { buildContext, entryMessage } from '@tiller/core';
+import { calculateContextTokens, estimateTokens, trustedUsage } from './estimate-tokens.js';
+import { keptStartIndex, lastCompactionIndex } from './path-scan.js';
+import type { TokenCounter } from './token-counter.js';
+
+/** The context's estimated size as a ledger sees it. */
+export interface LedgerEstimate {
+  tokens: number;
+  /**
+   * True when `tokens` rests on a usage the provider reported after the latest compaction: that
+   * figure already counts the system prompt and tool definitions. When false, the caller adds them.
+   */
+  anchored: boolean;
+  usageTokens: number;
+  trailingTokens: number;
+}
+
+/**
+ * The context size of a growing path, kept up to date one appended entry at a time, so that the
+ * should-compact decision at a boundary costs O(1). Feed it every entry appended to the path, in
+ * order, compaction entries included: a compaction resets it from the entries it keeps.
+ */
+export interface TokenLedger {
+  /** Number of entries fed so far; equals the length of the path it follows. */
+  readonly length: number;
+  readonly tokens: number;
+  readonly anchored: boolean;
+  estimate(): LedgerEstimate;
+  append(entry: Entry): void;
+  appendAll(entries: Iterable<Entry>): void;
+}
+
+export interface LedgerOptions {
+  counter?: TokenCounter | undefined;
+}
+
+/**
+ * A ledger for `path` (empty by default). Loading a path costs one backward scan to its latest
+ * compaction plus estimates of what that compaction kept and what followed the last reported
+ * usage: it never estimates the whole history.
+ */
+export function createTokenLedger(path: readonly Entry[] = [], options: LedgerOptions = {}): TokenLedger {
+  const { counter } = options;
+  const entries: Entry[] = path.slice();
+  let base = 0;
+  let trailing = 0;
+  let anchored = false;
+
+  /** Estimate of the context from the compaction at `index`: its summary and what it keeps. */
+  const afterCompaction = (index: number): number => {
+    // When its first kept entry is not on the path, the compaction keeps nothing but its summary.
+    const start = Math.min(keptStartIndex(entries, index), index);
+    let total = 0;
+    for (const message of buildContext(entries.slice(start, index + 1))) total += estimateTokens(message, counter);
+    return total;
+  };
+
+  const addTrailing = (entry: Entry): void => {
+    const message = entryMessage(entry);
+    if (message) trailing += estimateTokens(message, counter);
+  };
+
+  // Load: anchor on the last trusted usage after the latest compaction, estimate what follows.
+  const compaction = lastCompactionIndex(entries);
+  let anchor = -1;
+  for (let i = entries.length - 1; i > compaction; i--) {
+    const entry = entries[i]!;
+    const usage = entry.kind === 'message' ? trustedUsage(entry.message) : undefined;
+    if (usage) {
+      anchor = i;
+      base = calculateContextTokens(usage);
+      anchored = true;
+      break;
+    }
+  }
+  if (anchor < 0 && compaction >= 0) base = afterCompaction(compaction);
+  for (let i = Math.max(anchor, compaction) + 1; i < entries.length; i++) addTrailing(entries[i]!);
+
+  const append = (entry: Entry): void => {
+    entries.push(entry);
+    switch (entry.kind) {
+      case 'compaction':
+        base = afterCompaction(entries.length - 1);
+        trailing = 0;
+        anchored = false;
+        return;
+      case 'message': {
+        const usage = trustedUsage(entry.message);
+        if (usage) {
+          base = calculateContextTokens(usage);
+          trailing = 0;
+          anchored = true;
+        } else addTrailing(entry);
+        return;
+      }
+      case 'branch_summary':
+      case 'custom':
+        addTrailing(entry);
+        return;
+      default: {
+        const unknownEntry: never = entry;
+        throw new TypeError(`unknown entry kind ${JSON.stringify(unknownEntry)}`);
+      }
+    }
+  };
+
+  return {
+    get length() {
+      return entries.length;
+    },
+    get tokens() {
+      return base + trailing;
+    },
+    get anchored() {
+      return anchored;
+    },
+    estimate: () => ({
+      tokens: base + trailing,
+      anchored,
+      usageTokens: anchored ? base : 0,
+      trailingTokens: anchored ? trailing : base + trailing,
+    }),
+    append,
+    appendAll(more) {
+      for (const entry of more) append(entry);
+    },
+  };
+}
+
+/**
+ * The estimated size of the context `buildContext(path)` gives, anchored on the last trusted
+ * usage reported after the latest compaction (usage from before it measured a context that no
+ * longer exists).
+ */
+export function estimatePathContextTokens(path: readonly Entry[], options: LedgerOptions = {}): LedgerEstimate {
+  return createTokenLedger(path, options).estimate();
+}
