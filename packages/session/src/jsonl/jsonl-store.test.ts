@@ -1,0 +1,216 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { assistantEntry, chain, userEntry } from '../../test/entries.js';
+import { SessionFileError, SessionLockedError } from '../errors.js';
+import { createSessionLog } from '../session-log.js';
+import { SESSION_FORMAT_VERSION } from './format.js';
+import { JsonlStore, upgradeSessionFile } from './jsonl-store.js';
+
+let dir: string;
+let file: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'tiller-jsonl-'));
+  file = join(dir, 'session.jsonl');
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function writeSession(entries = chain(3)): Promise<string> {
+  const store = await JsonlStore.open(file, { create: { id: 's1', createdAt: '2026-01-01T00:00:00.000Z' } });
+  await store.append(entries);
+  await store.close();
+  return readFile(file, 'utf8');
+}
+
+describe('JsonlStore: the file', () => {
+  it('writes a header line with the format version, then one entry per line, kind and id first', async () => {
+    const text = await writeSession();
+    const lines = text.split('\n');
+    expect(JSON.parse(lines[0]!)).toEqual({ type: 'tiller.session', version: SESSION_FORMAT_VERSION, id: 's1', createdAt: '2026-01-01T00:00:00.000Z' });
+    expect(lines).toHaveLength(5);
+    expect(lines[4]).toBe('');
+    expect(lines[1]!.startsWith('{"kind":"message","id":"e0",')).toBe(true);
+    expect(lines.slice(1, 4).map((l) => JSON.parse(l))).toEqual(chain(3));
+  });
+
+  it('reopens with the same entries and the leaf at the last one', async () => {
+    await writeSession();
+    const log = createSessionLog(await JsonlStore.open(file));
+    expect(log.entries()).toEqual(chain(3));
+    expect(log.leafId).toBe('e2');
+    await log.append([userEntry('e3', 'e2')]);
+    await log.close();
+    const again = await JsonlStore.open(file, { readOnly: true });
+    expect(again.entries.map((e) => e.id)).toEqual(['e0', 'e1', 'e2', 'e3']);
+    expect(again.warnings).toEqual([]);
+  });
+
+  it('opening never changes the file', async () => {
+    const text = await writeSession();
+    const before = await stat(file);
+    const store = await JsonlStore.open(file);
+    await store.close();
+    await (await JsonlStore.open(file, { readOnly: true })).close();
+    expect(await readFile(file, 'utf8')).toBe(text);
+    expect((await stat(file)).mtimeMs).toBe(before.mtimeMs);
+  });
+
+  it('writes under every durability option; flush forces pending appends out', async () => {
+    for (const fsync of ['always', 'batch', 'never'] as const) {
+      const path = join(dir, `${fsync}.jsonl`);
+      const store = await JsonlStore.open(path, { fsync, batchIntervalMs: 5 });
+      await store.append(chain(2));
+      await store.flush();
+      const reader = await JsonlStore.open(path, { readOnly: true });
+      expect(reader.entries).toEqual(chain(2));
+      await store.close();
+    }
+  });
+
+  it('rejects bad options, naming them', async () => {
+    await expect(JsonlStore.open(file, { fsync: 'sometimes' as never })).rejects.toThrow(/option fsync must be 'always', 'batch' or 'never', got "sometimes"/);
+    await expect(JsonlStore.open(file, { batchIntervalMs: -1 })).rejects.toThrow(/option batchIntervalMs/);
+  });
+
+  it('a read-only open of a missing file fails, naming the file', async () => {
+    await expect(JsonlStore.open(file, { readOnly: true })).rejects.toThrow(SessionFileError);
+    await expect(JsonlStore.open(file, { readOnly: true })).rejects.toThrow(file);
+  });
+});
+
+describe('JsonlStore: damaged files', () => {
+  it('skips a torn last line with a warning, and the next append starts on a clean line', async () => {
+    const text = await writeSession();
+    const torn = `${text}{"kind":"message","id":"e3","par`;
+    await writeFile(file, torn);
+    const store = await JsonlStore.open(file);
+    expect(store.entries.map((e) => e.id)).toEqual(['e0', 'e1', 'e2']);
+    expect(store.warnings).toEqual([{ line: 5, kind: 'torn_line', message: expect.stringContaining(`${file}:5`) }]);
+    // Opening left the torn bytes alone.
+    expect(await readFile(file, 'utf8')).toBe(torn);
+    await store.append([userEntry('e3', 'e2')]);
+    await store.close();
+    const again = await JsonlStore.open(file, { strict: true });
+    expect(again.entries.map((e) => e.id)).toEqual(['e0', 'e1', 'e2', 'e3']);
+    expect(again.warnings).toEqual([]);
+    await again.close();
+  });
+
+  it('a last line without its newline still loads, and the next append adds the newline', async () => {
+    const text = await writeSession();
+    await writeFile(file, text.slice(0, -1));
+    const store = await JsonlStore.open(file);
+    expect(store.entries).toHaveLength(3);
+    await store.append([userEntry('e3', 'e2')]);
+    await store.close();
+    expect((await JsonlStore.open(file, { readOnly: true, strict: true })).entries).toHaveLength(4);
+  });
+
+  it('reports a corrupt line elsewhere by its number and skips it; strict mode fails naming file, line and field', async () => {
+    const text = await writeSession(chain(4));
+    const lines = text.split('\n');
+    lines[2] = lines[2]!.replace('"role":"assistant"', '"role":"robot"');
+    await writeFile(file, lines.join('\n'));
+    const store = await JsonlStore.open(file, { readOnly: true });
+    expect(store.entries.map((e) => e.id)).toEqual(['e0', 'e2', 'e3']);
+    expect(store.warnings.map((w) => [w.line, w.kind])).toEqual([
+      [3, 'corrupt_line'],
+      [4, 'corrupt_line'],
+    ]);
+    expect(store.warnings[0]!.message).toContain(`${file}:3, field message.role`);
+    // The orphan keeps its place as a root: nothing after the bad line is lost.
+    expect(store.warnings[1]!.message).toContain('kept as a root');
+    const log = createSessionLog(store);
+    expect(log.path().map((e) => e.id)).toEqual(['e2', 'e3']);
+    expect(log.roots().map((e) => e.id)).toEqual(['e0', 'e2']);
+    await expect(JsonlStore.open(file, { readOnly: true, strict: true })).rejects.toThrow(`${file}:3, field message.role`);
+  });
+
+  it('strict mode names the zod path of a deep schema problem', async () => {
+    const entry = assistantEntry('a', null);
+    const text = await writeSession([entry]);
+    await writeFile(file, text.replace('"totalTokens":15', '"totalTokens":-1'));
+    const error = await JsonlStore.open(file, { readOnly: true, strict: true }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SessionFileError);
+    expect((error as SessionFileError).location).toEqual({ file, line: 2, field: 'message.usage.totalTokens' });
+  });
+
+  it('reports duplicate ids and a bad header', async () => {
+    const text = await writeSession(chain(2));
+    const lines = text.split('\n');
+    await writeFile(file, [lines[0], lines[1], lines[1], lines[2], ''].join('\n'));
+    const store = await JsonlStore.open(file, { readOnly: true });
+    expect(store.entries.map((e) => e.id)).toEqual(['e0', 'e1']);
+    expect(store.warnings[0]!.message).toContain(':3, field id: duplicate id "e0"');
+    await writeFile(file, '{"type":"session","version":3}\n');
+    await expect(JsonlStore.open(file, { readOnly: true })).rejects.toThrow(`${file}:1, field type: the first line is not a session header`);
+    await writeFile(file, '{"type":"tiller.session","version":99,"id":"s"}\n');
+    await expect(JsonlStore.open(file, { readOnly: true })).rejects.toThrow(/format version 99 is newer/);
+  });
+});
+
+describe('JsonlStore: one writer', () => {
+  it('a second writer gets "session is locked"; readers are not blocked; close releases the lock', async () => {
+    const first = await JsonlStore.open(file);
+    const error = await JsonlStore.open(file).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SessionLockedError);
+    expect((error as Error).message).toMatch(/^session is locked: .* by process \d+/);
+    expect((error as SessionLockedError).holderPid).toBe(process.pid);
+    const reader = await JsonlStore.open(file, { readOnly: true });
+    await expect(reader.append([userEntry('a', null)])).rejects.toMatchObject({ code: 'read_only' });
+    await first.close();
+    const second = await JsonlStore.open(file);
+    await second.close();
+  });
+
+  it('takes over the lock of a writer that died', async () => {
+    const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
+    const deadPid = Number(child.stdout.toString());
+    await writeSession();
+    await writeFile(`${file}.lock`, `${deadPid} some-token\n`);
+    const store = await JsonlStore.open(file);
+    expect(await readFile(`${file}.lock`, 'utf8')).toMatch(new RegExp(`^${process.pid} `));
+    await store.close();
+    await expect(stat(`${file}.lock`)).rejects.toThrow();
+  });
+
+  it('a lock file it cannot read counts as held', async () => {
+    await writeFile(`${file}.lock`, 'garbage');
+    await expect(JsonlStore.open(file)).rejects.toThrow(/session is locked: .* by another writer/);
+  });
+});
+
+describe('JsonlStore: format versions', () => {
+  const v1 = [
+    JSON.stringify({ type: 'tiller.session', version: 1, id: 'old', createdAt: '2025-01-01T00:00:00.000Z' }),
+    JSON.stringify({ type: 'message', id: 'a', parentId: null, timestamp: '2025-01-01T00:00:01.000Z', message: { role: 'user', content: 'hi' } }),
+    JSON.stringify({ id: 'b', parentId: 'a', type: 'custom', timestamp: '2025-01-01T00:00:02.000Z', customType: 'note', data: { type: 'kept' } }),
+    '',
+  ].join('\n');
+
+  it('opens a version 1 file read-only through the migration', async () => {
+    await writeFile(file, v1);
+    const store = await JsonlStore.open(file, { readOnly: true, strict: true });
+    expect(store.version).toBe(1);
+    expect(store.entries).toEqual([
+      { kind: 'message', id: 'a', parentId: null, at: '2025-01-01T00:00:01.000Z', message: { role: 'user', content: 'hi' } },
+      { kind: 'custom', id: 'b', parentId: 'a', at: '2025-01-01T00:00:02.000Z', customType: 'note', data: { type: 'kept' } },
+    ]);
+  });
+
+  it('refuses to write into a version 1 file, and upgradeSessionFile writes a current copy', async () => {
+    await writeFile(file, v1);
+    await expect(JsonlStore.open(file)).rejects.toThrow(/format version 1 can only be opened read-only; write a current copy with upgradeSessionFile/);
+    const migrated = join(dir, 'migrated.jsonl');
+    expect(await upgradeSessionFile(file, migrated)).toEqual({ from: 1, to: SESSION_FORMAT_VERSION });
+    expect(await readFile(file, 'utf8')).toBe(v1);
+    const store = await JsonlStore.open(migrated, { strict: true });
+    expect(store.header).toMatchObject({ id: 'old', version: SESSION_FORMAT_VERSION });
+    expect(store.entries.map((e) => e.id)).toEqual(['a', 'b']);
+    await store.close();
+  });
+});
