@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest';
+import { assistant, call, extend, pathOf, result, turn, user, words } from '../test/paths.js';
+import { scriptedSummarizer } from '../test/scripted-summarizer.js';
+import { compact } from './compact.js';
+import { CompactionError } from './errors.js';
+import { estimateTextTokens } from './estimate-tokens.js';
+import { prepareCompaction } from './prepare-compaction.js';
+import { SUMMARIZER_SYSTEM_PROMPT, SUMMARY_SECTIONS, TURN_PREFIX_SECTIONS } from './prompts.js';
+import { compactionSettings } from './settings.js';
+
+const settings = compactionSettings({ keepRecentTokens: 1000 });
+/** Three whole turns, the last one big enough to be kept alone: no split turn. */
+const wholeTurns = () => pathOf(...turn(1, [400]), ...turn(2, [400]), user(words(1200), 'u3'), assistant('ok', { id: 'a3' }));
+/** Turns whose cut lands inside turn 2. */
+const splitTurns = () => pathOf(...turn(1, [800]), ...turn(2, [800]), ...turn(3, [800]));
+
+describe('compact', () => {
+  it('asks for a structured summary of the serialized history, with the file lists closing it', async () => {
+    const summarizer = scriptedSummarizer();
+    const preparation = prepareCompaction(wholeTurns(), settings)!;
+    expect(preparation.isSplitTurn).toBe(false);
+    const result = await compact(preparation, summarizer, { customInstructions: 'keep the error codes' });
+
+    expect(summarizer.requests).toHaveLength(1);
+    const [request] = summarizer.requests;
+    expect(request!.purpose).toBe('history');
+    expect(request!.system).toBe(SUMMARIZER_SYSTEM_PROMPT);
+    expect(request!.maxTokens).toBe(Math.floor(settings.reserveTokens * 0.8));
+    const prompt = request!.prompt;
+    expect(prompt).toMatch(/^<transcript>\nUSER: request 1 /);
+    expect(prompt).toContain('ASSISTANT CALLS read {"path":"src/f1-0.ts"}');
+    expect(prompt).toContain('RESULT OF read: aaaa');
+    // The sections come in their order, and the custom focus comes last.
+    const positions = SUMMARY_SECTIONS.map((heading) => prompt.indexOf(`\n${heading}\n`));
+    expect(positions.every((p) => p > 0)).toBe(true);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+    expect(prompt.trimEnd().endsWith('Pay particular attention to: keep the error codes')).toBe(true);
+
+    expect(result.summary).toBe('## Goal\nsummary 1 (history)\n\n## Files Touched\nRead:\n- src/f1-0.ts\n- src/f2-0.ts');
+    expect(result.details).toEqual({ readFiles: ['src/f1-0.ts', 'src/f2-0.ts'], modifiedFiles: [] });
+    expect(result.firstKeptEntryId).toBe('u3');
+    expect(result.compactedEntryIds).toEqual(['u1', 'a1-0', 'r1-0', 'a1-end', 'u2', 'a2-0', 'r2-0', 'a2-end']);
+    expect(result.tokensSaved).toBe(result.tokensBefore - result.tokensAfter);
+    expect(result.tokensAfter).toBeLessThan(result.tokensBefore);
+    expect(result.usage).toEqual({ input: 100, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 110 });
+    expect(result.summarizerModel).toBe('scripted-summarizer');
+  });
+
+  it('updates the previous summary instead of starting over', async () => {
+    const path = extend(
+      pathOf(...turn(1, [800])),
+      { kind: 'compaction', summary: 'EARLIER NOTES', firstKeptEntryId: 'a1-end', tokensBefore: 1 },
+      ...turn(2, [400]),
+      user(words(1200), 'u3'),
+    );
+    const summarizer = scriptedSummarizer();
+    const result = await compact(prepareCompaction(path, settings)!, summarizer);
+    const [request] = summarizer.requests;
+    expect(request!.purpose).toBe('history-update');
+    expect(request!.prompt).toMatch(/^<earlier-notes>\nEARLIER NOTES\n<\/earlier-notes>\n\n<transcript>\nASSISTANT: a/);
+    expect(request!.prompt).toContain('## Next Steps');
+    expect(result.summary).toMatch(/^## Goal\nsummary 1 \(history-update\)/);
+  });
+
+  it('summarizes the history and the split turn\'s opening part at the same time', async () => {
+    const summarizer = scriptedSummarizer({ hold: true });
+    const preparation = prepareCompaction(splitTurns(), settings)!;
+    expect(preparation.isSplitTurn).toBe(true);
+    const pending = compact(preparation, summarizer);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    // Both requests are in flight before either has an answer.
+    expect(summarizer.waiting.map((r) => r.purpose).sort()).toEqual(['history', 'turn-prefix']);
+    summarizer.release();
+    const result = await pending;
+
+    const prefixRequest = summarizer.requests.find((r) => r.purpose === 'turn-prefix')!;
+    expect(prefixRequest.maxTokens).toBe(Math.floor(settings.reserveTokens * 0.5));
+    for (const heading of TURN_PREFIX_SECTIONS) expect(prefixRequest.prompt).toContain(`\n${heading}\n`);
+    expect(prefixRequest.prompt).toContain('USER: request 2');
+    expect(prefixRequest.prompt).not.toContain('USER: request 1');
+    expect(result.summary).toMatch(/summary \d \(history\)\n\n---\n\n## Current Turn, Earlier Part\n\n## Goal\nsummary \d \(turn-prefix\)/);
+    expect(result.usage?.totalTokens).toBe(220);
+    expect(result.summarizerCalls).toBe(2);
+  });
+
+  it('keeps the previous summary as it was when only a turn prefix leaves the context', async () => {
+    const path = extend(
+      pathOf(user(words(10), 'u0'), assistant('x')),
+      { kind: 'compaction', summary: 'EARLIER NOTES', firstKeptEntryId: 'nowhere', tokensBefore: 1 },
+      ...turn(2, [800, 800]),
+    );
+    const summarizer = scriptedSummarizer();
+    const preparation = prepareCompaction(path, settings)!;
+    expect(preparation.messagesToSummarize).toHaveLength(0);
+    expect(preparation.turnPrefixMessages.length).toBeGreaterThan(0);
+    const result = await compact(preparation, summarizer);
+    expect(summarizer.requests.map((r) => r.purpose)).toEqual(['turn-prefix']);
+    expect(result.summary.startsWith('EARLIER NOTES\n\n---\n\n## Current Turn, Earlier Part')).toBe(true);
+  });
+
+  it('summarizes a history longer than the summarizer\'s window in chunks, each updating the summary so far (pi #1796)', async () => {
+    const path = pathOf(...Array.from({ length: 40 }, (_, n) => turn(n + 1, [300])).flat(), user(words(1200), 'last'));
+    const summarizer = scriptedSummarizer({ contextWindow: 12_000 });
+    const small = compactionSettings({ keepRecentTokens: 1000, reserveTokens: 4000 });
+    const preparation = prepareCompaction(path, small)!;
+    const result = await compact(preparation, summarizer);
+
+    expect(summarizer.requests.length).toBeGreaterThan(1);
+    expect(summarizer.requests.map((r) => r.purpose)).toEqual(['history', ...summarizer.requests.slice(1).map(() => 'history-update')]);
+    for (const request of summarizer.requests) {
+      const sent = estimateTextTokens(request.system) + estimateTextTokens(request.prompt) + request.maxTokens;
+      expect(sent).toBeLessThanOrEqual(12_000);
+    }
+    // Each chunk carries the summary so far, and every request of the history got through once, in order.
+    summarizer.requests.slice(1).forEach((request, k) => expect(request.prompt).toContain(`summary ${k + 1} (`));
+    const asked = summarizer.requests.map((r) => r.prompt).join('\n');
+    const order = Array.from({ length: 40 }, (_, n) => asked.indexOf(`USER: request ${n + 1} `));
+    expect(order.every((p) => p >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(result.summarizerCalls).toBe(summarizer.requests.length);
+  });
+
+  it('splits a single message too long for any chunk', async () => {
+    const path = pathOf(user(words(20_000, 'b'), 'huge'), assistant('ok'), user(words(1200), 'last'));
+    const summarizer = scriptedSummarizer({ contextWindow: 8000 });
+    await compact(prepareCompaction(path, compactionSettings({ keepRecentTokens: 1000, reserveTokens: 2000 }))!, summarizer);
+    const sentB = summarizer.requests.reduce((n, r) => n + (r.prompt.match(/b/g)?.length ?? 0), 0);
+    expect(sentB).toBeGreaterThanOrEqual(20_000 * 4);
+    // 20,000 tokens through a window of 8,000 take at least three requests, each within the window.
+    expect(summarizer.requests.length).toBeGreaterThanOrEqual(3);
+    for (const request of summarizer.requests) {
+      expect(estimateTextTokens(request.system) + estimateTextTokens(request.prompt) + request.maxTokens).toBeLessThanOrEqual(8000);
+    }
+    expect(summarizer.requests[1]!.prompt).toContain('(continued) bbbb');
+  });
+
+  it('fails as summarization_failed when the summarizer fails or says nothing, and as aborted when aborted', async () => {
+    const preparation = prepareCompaction(wholeTurns(), settings)!;
+    const failing = scriptedSummarizer({ reply: () => Promise.reject(new Error('HTTP 500')) });
+    await expect(compact(preparation, failing)).rejects.toMatchObject({ name: 'CompactionError', code: 'summarization_failed', message: expect.stringContaining('HTTP 500') });
+    await expect(compact(preparation, scriptedSummarizer({ reply: () => '  ' }))).rejects.toMatchObject({ code: 'summarization_failed' });
+
+    const controller = new AbortController();
+    const held = scriptedSummarizer({ hold: true });
+    const pending = compact(preparation, held, { signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    controller.abort(new Error('user pressed escape'));
+    held.release();
+    const error = await pending.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CompactionError);
+    expect(error).toMatchObject({ code: 'aborted', message: expect.stringContaining('user pressed escape') });
+    await expect(compact(preparation, scriptedSummarizer(), { signal: controller.signal })).rejects.toMatchObject({ code: 'aborted' });
+  });
+
+  it('fails clearly when the summarizer\'s window cannot hold even the instructions', async () => {
+    const preparation = prepareCompaction(wholeTurns(), settings)!;
+    await expect(compact(preparation, scriptedSummarizer({ contextWindow: 2000 }))).rejects.toMatchObject({
+      code: 'summarization_failed',
+      message: expect.stringMatching(/window of 2000 tokens/),
+    });
+  });
+
+  it('keeps a tool call\'s path arguments from configured tools', async () => {
+    const path = pathOf(
+      user(words(10)),
+      assistant([call('c1', 'open_file', { file: 'docs/a.md' }), call('c2', 'save_file', { file: 'docs/b.md' })]),
+      result('c1', 'x', 'open_file'),
+      result('c2', 'x', 'save_file'),
+      user(words(2000), 'keep'),
+    );
+    const preparation = prepareCompaction(path, settings, { fileTools: { read: ['open_file'], modify: ['save_file'], pathArgs: ['file'] } })!;
+    const compacted = await compact(preparation, scriptedSummarizer());
+    expect(compacted.details).toEqual({ readFiles: ['docs/a.md'], modifiedFiles: ['docs/b.md'] });
+    expect(compacted.summary).toContain('Modified:\n- docs/b.md');
+  });
+});

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { CompactionPolicy, CompactionPolicyError, CompactionPolicyViolation, policyForScenario } from './policy.js';
+
+const SECRET = 'sk-proj-Zx81mQvT3nLw0aB7cD9eF2gH4iJ6kL8mN0pQ2rS4tU6vW8xY';
+
+describe('CompactionPolicy.turnCap', () => {
+  const policy = CompactionPolicy.turnCap({ maxTurns: 20, maxTokensPerTurn: 8000 });
+
+  it('proves turns x tokens per turn fit the window minus the reserve', () => {
+    expect(policy.bindTo('claude-sonnet-4-5')).toEqual({
+      model: 'claude-sonnet-4-5',
+      contextWindow: 200_000,
+      reserveTokens: 16_384,
+      budget: 183_616,
+      required: 160_000,
+    });
+  });
+
+  it('refuses a model too small for the cap, with the numbers', () => {
+    expect(() => policy.bindTo('gpt-4o')).toThrow(CompactionPolicyError);
+    expect(() => policy.bindTo('gpt-4o')).toThrow(
+      'CompactionPolicy.turnCap.bindTo: 20 turns x 8,000 tokens per turn = 160,000 tokens, more than the 128,000-token window of "gpt-4o" minus the reserve of 16,384 = 111,616',
+    );
+    expect(() => policy.bindTo({ id: 'local', contextWindow: 170_000 }, { reserveTokens: 20_000 })).toThrow(/= 150,000$/);
+    expect(() => policy.bindTo('unheard-of')).toThrow(/context window of "unheard-of" is unknown/);
+  });
+
+  it('admits turns up to the cap and checks each turn kept its budget', () => {
+    expect(() => policy.admitTurn(20)).not.toThrow();
+    expect(() => policy.admitTurn(21)).toThrow(CompactionPolicyViolation);
+    expect(() => policy.admitTurn(21)).toThrow('turnCap: turn 21 exceeds the cap of 20 turns');
+    expect(() => policy.observeContext({ turnsUsed: 3, contextTokens: 24_000, contextWindow: 200_000 })).not.toThrow();
+    expect(() => policy.observeContext({ turnsUsed: 3, contextTokens: 24_001, contextWindow: 200_000 })).toThrow(
+      'turnCap: 24,001 tokens after 3 turns exceed 3 x 8,000 = 24,000',
+    );
+  });
+
+  it('summarizes with the session model if an overflow ever forces a compaction', () => {
+    expect(policy.summarizerFor('gpt-5')).toEqual({ model: 'gpt-5', separate: false });
+    expect(policy.toManifest()).toEqual({ policy: 'turnCap', maxTurns: 20, maxTokensPerTurn: 8000 });
+  });
+});
+
+describe('CompactionPolicy.disabled', () => {
+  const policy = CompactionPolicy.disabled({ maxTurns: 5 });
+
+  it('never summarizes, caps turns and requires the context to fit', () => {
+    expect(policy.summarizerFor('gpt-5')).toBeNull();
+    expect(() => policy.admitTurn(6)).toThrow(CompactionPolicyViolation);
+    policy.bindTo({ id: 'small', contextWindow: 50_000 }, { reserveTokens: 10_000 });
+    expect(() => policy.observeContext({ turnsUsed: 2, contextTokens: 40_000, contextWindow: 50_000 })).not.toThrow();
+    expect(() => policy.observeContext({ turnsUsed: 2, contextTokens: 40_001, contextWindow: 50_000 })).toThrow(
+      /disabled: the context holds 40,001 tokens, over the window of 50,000 minus the reserve of 10,000 \(40,000\)/,
+    );
+    expect(JSON.parse(JSON.stringify(policy))).toEqual({ policy: 'disabled', maxTurns: 5 });
+  });
+
+  it('rejects a bad option by name', () => {
+    expect(() => CompactionPolicy.disabled({ maxTurns: 0 })).toThrow(/CompactionPolicy.disabled: option "maxTurns" is invalid/);
+    expect(() => CompactionPolicy.turnCap({ maxTurns: 3 } as never)).toThrow(/option "maxTokensPerTurn"/);
+  });
+});
+
+describe('CompactionPolicy.localSummarizer', () => {
+  const policy = CompactionPolicy.localSummarizer({ model: 'ollama/qwen3:8b', apiKey: SECRET });
+
+  it('hands its model and key to whoever builds the summarizer', () => {
+    expect(policy.summarizerFor('anthropic/claude-sonnet-4-5')).toEqual({ model: 'ollama/qwen3:8b', apiKey: SECRET, separate: true });
+    expect(() => policy.admitTurn(10_000)).not.toThrow();
+    expect(() => policy.observeContext({ turnsUsed: 1, contextTokens: 200_001, contextWindow: 200_000 })).toThrow(CompactionPolicyViolation);
+  });
+
+  it('never writes the key into its manifest or its JSON', () => {
+    const manifest = policy.toManifest();
+    expect(manifest).toEqual({ policy: 'localSummarizer', model: 'ollama/qwen3:8b', apiKey: 'provided' });
+    for (const text of [JSON.stringify(manifest), JSON.stringify(policy), JSON.stringify({ nested: [policy] }), String(Object.values(policy))]) {
+      expect(text).not.toContain(SECRET);
+      expect(text).not.toContain('sk-proj');
+    }
+    expect(CompactionPolicy.localSummarizer({ model: 'llama' }).toManifest()).toMatchObject({ apiKey: 'absent' });
+  });
+});
+
+describe('policyForScenario', () => {
+  it('maps A, B and C to their policies', () => {
+    expect(policyForScenario('A', { maxTurns: 3 }).kind).toBe('disabled');
+    expect(policyForScenario('B', { model: 'llama', apiKey: SECRET }).kind).toBe('localSummarizer');
+    expect(policyForScenario('C', { maxTurns: 3, maxTokensPerTurn: 1000 }).toManifest()).toEqual({ policy: 'turnCap', maxTurns: 3, maxTokensPerTurn: 1000 });
+  });
+
+  it('throws on an unknown letter, listing the known ones, and on missing options', () => {
+    expect(() => policyForScenario('D')).toThrow(CompactionPolicyError);
+    expect(() => policyForScenario('D')).toThrow('policyForScenario: unknown scenario "D"; known: A (disabled), B (localSummarizer), C (turnCap)');
+    expect(() => policyForScenario('a', { maxTurns: 3 })).toThrow(/unknown scenario "a"/);
+    expect(() => policyForScenario('C', { maxTurns: 3 })).toThrow(/option "maxTokensPerTurn"/);
+  });
+});

@@ -1,0 +1,193 @@
+import type { Entry, Message } from '@tiller/core';
+import { buildContext } from '@tiller/core';
+import { describe, expect, it } from 'vitest';
+import { assistant, call, type Draft, extend, pathOf, result, turn, user, words } from '../test/paths.js';
+import { scriptedSummarizer } from '../test/scripted-summarizer.js';
+import { type CompactionContext, type CompactionMeta, NoOpCompactor, runAfterCompactHooks } from './compactor.js';
+import { CompactionConfigError, CompactionError } from './errors.js';
+import { estimateTokens } from './estimate-tokens.js';
+import { createTokenLedger } from './token-ledger.js';
+import { WindowManager } from './window-manager.js';
+
+/** One turn of a long tool loop: each round thinks, calls `read`, and gets `size` tokens back. */
+function toolLoop(rounds: number, size = 1000): Draft[] {
+  const drafts: Draft[] = [user('refactor the parser', 'u')];
+  for (let k = 0; k < rounds; k++) {
+    drafts.push(assistant([{ type: 'thinking', thinking: `plan ${k}` }, call(`c${k}`, 'read', { path: `src/p${k}.ts` })], { id: `a${k}` }));
+    drafts.push(result(`c${k}`, words(size), 'read', `r${k}`));
+  }
+  return drafts;
+}
+
+const ctx = (over: Partial<CompactionContext> = {}): CompactionContext => ({ model: 'test-model', window: 30_000, promptTokens: 500, midRound: false, ...over });
+const contextTokens = (path: readonly Entry[]) => buildContext(path).reduce((sum, m) => sum + estimateTokens(m), 0);
+const ids = (entries: readonly Entry[]) => entries.map((e) => e.id);
+let n = 0;
+const config = { reserveTokens: 4000, keepRecentTokens: 8000, newId: () => `new-${++n}`, now: () => new Date('2026-02-01T00:00:00Z') };
+
+function pairedCalls(messages: Message[]): boolean {
+  const results = new Set(messages.flatMap((m) => (m.role === 'toolResult' ? [m.toolCallId] : [])));
+  return messages.every((m) => m.role !== 'assistant' || m.content.every((p) => p.type !== 'toolCall' || results.has(p.id)));
+}
+
+describe('NoOpCompactor', () => {
+  it('changes nothing and needs no window', async () => {
+    const acc = { path: pathOf(...toolLoop(40)) };
+    const outcome = await NoOpCompactor.maybeCompact(acc, ctx());
+    expect(outcome.acc).toBe(acc);
+    expect(outcome.meta).toEqual({ compacted: false, appended: [] });
+    expect(NoOpCompactor.needsWindow?.()).toBe(false);
+  });
+});
+
+describe('WindowManager', () => {
+  it('leaves a context that fits alone, at a turn start and mid-round', async () => {
+    const manager = WindowManager({ strategy: 'summarize', summarizer: scriptedSummarizer(), ...config });
+    const acc = { path: pathOf(...toolLoop(20)) }; // about 21,000 tokens + 500 of prompt, under 26,000
+    for (const midRound of [false, true]) {
+      const outcome = await manager.maybeCompact(acc, ctx({ midRound }));
+      expect(outcome.acc).toBe(acc);
+      expect(outcome.meta.compacted).toBe(false);
+    }
+  });
+
+  it('summarizes over the window: one compaction entry appended, the context back under the line', async () => {
+    const summarizer = scriptedSummarizer();
+    const manager = WindowManager({ strategy: 'summarize', summarizer, ...config });
+    const path = pathOf(...turn(1, [3000]), ...turn(2, [3000]), ...turn(3, [3000]), ...turn(4, [3000]), ...turn(5, [3000]), ...turn(6, [3000]), ...turn(7, [3000]), ...turn(8, [3000]), ...turn(9, [3000]));
+    const ledger = createTokenLedger(path);
+    const { acc, meta } = await manager.maybeCompact({ path, ledger }, ctx());
+
+    expect(meta.compacted).toBe(true);
+    if (!meta.compacted) return;
+    expect(acc.path.slice(0, path.length)).toEqual(path);
+    expect(acc.path).toHaveLength(path.length + 1);
+    const entry = acc.path.at(-1)!;
+    expect(meta.appended).toEqual([entry]);
+    expect(entry).toMatchObject({ kind: 'compaction', id: expect.stringMatching(/^new-/), parentId: path.at(-1)!.id, at: '2026-02-01T00:00:00.000Z' });
+    if (entry.kind !== 'compaction') return;
+    expect(entry.provenance).toMatchObject({ strategy: 'summarize', midRound: false, summarizerModel: 'scripted-summarizer' });
+    expect(entry.stripThinking).toBeUndefined();
+    expect(meta.strategy).toBe('summarize');
+    expect(ids(meta.dropped)).toEqual(entry.compactedEntryIds);
+    expect(meta.dropped[0]!.id).toBe('u1');
+    expect(meta.tokensBefore).toBe(contextTokens(path) + 500);
+    expect(meta.tokensAfter).toBe(contextTokens(acc.path) + 500);
+    expect(meta.tokensRemoved).toBe(meta.tokensBefore - meta.tokensAfter);
+    expect(meta.tokensAfter).toBeLessThan(30_000 - 4000);
+    // The ledger followed: the next decision is O(1) and right.
+    expect(acc.ledger?.length).toBe(acc.path.length);
+    expect(acc.ledger!.tokens + 500).toBe(meta.tokensAfter);
+    expect(buildContext(acc.path)[0]).toMatchObject({ role: 'user', content: [{ type: 'text', text: expect.stringContaining('summary 1 (history)') }] });
+  });
+
+  it('compacts inside a long tool loop between rounds, and the kept messages lose their thinking', async () => {
+    const manager = WindowManager({ strategy: 'summarize', summarizer: scriptedSummarizer(), ...config });
+    const path = pathOf(...toolLoop(30));
+    const { acc, meta } = await manager.maybeCompact({ path }, ctx({ midRound: true }));
+    expect(meta).toMatchObject({ compacted: true, midRound: true });
+    const entry = acc.path.at(-1)!;
+    expect(entry).toMatchObject({ kind: 'compaction', stripThinking: true, provenance: { midRound: true } });
+    const view = buildContext(acc.path);
+    expect(view.some((m) => m.role === 'assistant' && m.content.some((p) => p.type === 'thinking'))).toBe(false);
+    expect(pairedCalls(view)).toBe(true);
+    // A split turn: the user's request is in the summary, not in the kept messages.
+    expect(view.filter((m) => m.role === 'user')).toHaveLength(1);
+  });
+
+  it('clears old tool results and keeps each call with its result; a later clearing carries the earlier one', async () => {
+    const manager = WindowManager({ strategy: 'clearToolResults', ...config });
+    const path = pathOf(...toolLoop(30));
+    const first = await manager.maybeCompact({ path }, ctx({ midRound: true }));
+    expect(first.meta.compacted).toBe(true);
+    if (!first.meta.compacted) return;
+    expect(first.meta.dropped).toEqual([]);
+    const cleared = first.meta.clearedEntryIds;
+    expect(cleared[0]).toBe('r0');
+    expect(cleared).not.toContain('r29');
+    const view = buildContext(first.acc.path);
+    expect(view).toHaveLength(1 + 30 * 2);
+    expect(pairedCalls(view)).toBe(true);
+    const r0 = view.find((m) => m.role === 'toolResult' && m.toolCallId === 'c0');
+    expect(r0).toMatchObject({ content: [{ type: 'text', text: expect.stringContaining('removed to keep the context small') }] });
+    expect(first.meta.tokensAfter).toBeLessThan(30_000 - 4000);
+
+    const longer = extend(first.acc.path, ...toolLoop(30).slice(1).map((d) => ({ ...d, id: `more-${d.id}` }) as Draft));
+    const second = await manager.maybeCompact({ path: longer }, ctx({ midRound: true }));
+    expect(second.meta.compacted).toBe(true);
+    if (!second.meta.compacted) return;
+    expect(second.meta.clearedEntryIds).toEqual(expect.arrayContaining([...cleared, 'more-r0']));
+    expect(second.meta.tokensAfter).toBe(contextTokens(second.acc.path) + 500);
+  });
+
+  it('keepTail drops the oldest whole turns with no summary', async () => {
+    const manager = WindowManager({ strategy: 'keepTail', ...config });
+    const path = pathOf(...[1, 2, 3, 4, 5, 6, 7, 8, 9].flatMap((k) => turn(k, [3000])));
+    const { acc, meta } = await manager.maybeCompact({ path }, ctx());
+    expect(meta.compacted).toBe(true);
+    if (!meta.compacted) return;
+    const entry = acc.path.at(-1)!;
+    expect(entry).toMatchObject({ kind: 'compaction', summary: '' });
+    const view = buildContext(acc.path);
+    expect(view[0]).toMatchObject({ role: 'user', content: expect.stringMatching(/^request \d/) });
+    expect(ids(meta.dropped)).toEqual(ids(path.slice(0, path.findIndex((e) => e.kind === 'compaction' || e.id === (entry as { firstKeptEntryId: string }).firstKeptEntryId))));
+    expect(meta.dropped.at(-1)!.id).toMatch(/-end$/);
+    expect(meta.tokensAfter).toBeLessThan(30_000 - 4000);
+  });
+
+  it('compacts under the line when forced after an overflow', async () => {
+    const manager = WindowManager({ strategy: 'summarize', summarizer: scriptedSummarizer(), ...config });
+    const { meta } = await manager.maybeCompact({ path: pathOf(...toolLoop(12)) }, ctx({ force: true, reason: 'overflow' }));
+    expect(meta.compacted).toBe(true);
+  });
+
+  it('reports a failed summary and appends nothing', async () => {
+    const manager = WindowManager({ strategy: 'summarize', summarizer: scriptedSummarizer({ reply: () => Promise.reject(new Error('model down')) }), ...config });
+    const acc = { path: pathOf(...toolLoop(30)) };
+    const { acc: after, meta } = await manager.maybeCompact(acc, ctx());
+    expect(after).toBe(acc);
+    expect(meta).toMatchObject({ compacted: false, appended: [], error: expect.any(CompactionError) });
+    if (meta.compacted) return;
+    expect(meta.error).toMatchObject({ code: 'summarization_failed' });
+  });
+
+  it('takes the window from the pin, the context or the catalog, and refuses an unknown model', async () => {
+    const manager = WindowManager({ strategy: 'keepTail', ...config });
+    expect(manager.windowFor('anthropic/claude-sonnet-4-5')).toBe(200_000);
+    expect(manager.windowFor('claude-sonnet-4-5-20250929')).toBe(200_000);
+    expect(() => manager.windowFor('my-local-llama')).toThrow(CompactionConfigError);
+    expect(() => manager.windowFor('my-local-llama')).toThrow(/WindowManager.windowFor: option "contextWindow" is required: .*"my-local-llama"/);
+    expect(manager.needsWindow?.()).toBe(true);
+    expect(manager.needsWindow?.({ contextWindow: 50_000 })).toBe(false);
+
+    const { meta } = await manager.maybeCompact({ path: pathOf(...toolLoop(30)) }, ctx({ model: 'my-local-llama', window: undefined }));
+    expect(meta).toMatchObject({ compacted: false, error: expect.any(CompactionConfigError) });
+    const pinned = WindowManager({ strategy: 'keepTail', ...config, contextWindow: 1_000_000 });
+    expect((await pinned.maybeCompact({ path: pathOf(...toolLoop(30)) }, ctx({ model: 'my-local-llama' }))).meta.compacted).toBe(false);
+  });
+
+  it('rejects bad options at configuration, naming the entry point and the option', () => {
+    expect(() => WindowManager({ strategy: 'summarize' })).toThrow('WindowManager: option "summarizer" is invalid: is required by the summarize strategy');
+    expect(() => WindowManager({ strategy: 'shrink' as 'keepTail' })).toThrow(/WindowManager: option "strategy" is invalid/);
+    const manager = WindowManager({ strategy: 'keepTail' });
+    expect(() => manager.validateOpts?.({ keepRecentTokens: -5 }, 'createAgent({compactor})')).toThrow(
+      /^createAgent\(\{compactor\}\): option "keepRecentTokens" is invalid/,
+    );
+    expect(() => manager.validateOpts?.({ contextWindow: 20_000 }, 'createAgent')).toThrow(/option "keepRecentTokens".*contextWindow 20000/);
+    expect(() => manager.validateOpts?.({ reserveTokens: 1000 }, 'createAgent')).not.toThrow();
+  });
+});
+
+describe('runAfterCompactHooks', () => {
+  it('runs the hooks only when entries left the context', async () => {
+    const seen: CompactionMeta[] = [];
+    const hooks = { afterCompact: [(meta: CompactionMeta) => void seen.push(meta)] };
+    const summarized = await WindowManager({ strategy: 'summarize', summarizer: scriptedSummarizer(), ...config }).maybeCompact({ path: pathOf(...toolLoop(30)) }, ctx());
+    const cleared = await WindowManager({ strategy: 'clearToolResults', ...config }).maybeCompact({ path: pathOf(...toolLoop(30)) }, ctx());
+    expect(cleared.meta.compacted).toBe(true);
+    expect(await runAfterCompactHooks(hooks, cleared.meta)).toBe(0);
+    expect(await runAfterCompactHooks(hooks, { compacted: false, appended: [] })).toBe(0);
+    expect(await runAfterCompactHooks(hooks, summarized.meta)).toBe(1);
+    expect(seen).toEqual([summarized.meta]);
+  });
+});
