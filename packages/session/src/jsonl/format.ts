@@ -4,8 +4,8 @@ import type { Entry } from '@tiller/core';
  * The session file format. Line 1 is the header, every other line one entry as JSON.
  *
  * Version 2 (current): entries carry `kind` and `at` (the @tiller/core field names) and every line
- * starts with `{"kind":"<kind>","id":"<id>"`, so a reader can find compaction entries from the end
- * of the file without parsing the lines in between.
+ * starts with `{"kind":<kind>,"id":<id>,"parentId":<parent>`, so a reader can follow the leaf's
+ * path back to its latest compaction from the end of the file without parsing the lines between.
  *
  * Version 1: the first draft. Entries named their kind `type` and their time `timestamp` (pi's
  * names), in no fixed key order. Opened through `migrateV1ToV2`.
@@ -48,15 +48,15 @@ export function migrationFrom(version: number): ((line: Line) => Line) | undefin
   return (line) => steps.reduce((current, step) => step.entry(current), line);
 }
 
-/** One entry as a line of the current version (without the newline). Kind and id lead the line. */
+/**
+ * One entry as a line of the current version (without the newline). Kind, id and parentId lead
+ * the line, so a reader can follow a path from the end of the file reading only line prefixes.
+ */
 export function serializeEntry(entry: Entry): string {
-  const { kind, id, ...rest } = entry;
-  return JSON.stringify({ kind, id, ...rest });
+  const { kind, id, parentId, ...rest } = entry;
+  return JSON.stringify({ kind, id, parentId, ...rest });
 }
 
 export function serializeHeader(header: SessionFileHeader): string {
   return JSON.stringify(header);
 }
-
-/** The prefix every compaction line of the current version starts with. */
-export const COMPACTION_LINE_PREFIX = '{"kind":"compaction","id":';
