@@ -101,7 +101,7 @@ export function parseSessionFile(bytes: Buffer, options: ParseOptions): ParsedSe
   };
 }
 
-function parseHeader(text: string, file: string, onlyLine: boolean): SessionFileHeader {
+export function parseHeader(text: string, file: string, onlyLine: boolean): SessionFileHeader {
   const at = (field: string) => ({ file, line: 1, field });
   let value: unknown;
   try {

@@ -1,0 +1,97 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chain, compactionEntry, userEntry } from '../../test/entries.js';
+import { opArb, play } from '../../test/session-ops.js';
+import { createSessionLog } from '../session-log.js';
+import { JsonlStore } from './jsonl-store.js';
+import { resumeContext } from './resume-context.js';
+
+let dir: string;
+let n = 0;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'tiller-resume-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function writeSession(entries: Parameters<JsonlStore['append']>[0]): Promise<string> {
+  const file = join(dir, `s${n++}.jsonl`);
+  const store = await JsonlStore.open(file, { fsync: 'never', create: { id: 'resume' } });
+  await store.append(entries);
+  await store.close();
+  return file;
+}
+
+describe('resumeContext', () => {
+  it('gives the context and path end a full open gives, for random histories', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(opArb, { maxLength: 40 }), async (ops) => {
+        const file = join(dir, `p${n++}.jsonl`);
+        const log = createSessionLog(await JsonlStore.open(file, { fsync: 'never' }));
+        await play(log, ops);
+        await log.close();
+        const full = createSessionLog(await JsonlStore.open(file, { readOnly: true }));
+        const resumed = await resumeContext(file);
+        expect(resumed.read).toBe('tail');
+        expect(resumed.leafId).toBe(full.leafId);
+        expect(resumed.context).toEqual(full.context());
+        const fullPath = full.path();
+        expect(fullPath.slice(fullPath.length - resumed.path.length)).toEqual(resumed.path);
+      }),
+      { numRuns: 40 },
+    );
+  }, 30_000);
+
+  it('reads only from the first kept entry of the latest compaction on', async () => {
+    const entries = [...chain(10), compactionEntry('c', 'e9', 'e6'), userEntry('after', 'c')];
+    const file = await writeSession(entries);
+    // Damage a line before the first kept entry: a tail read never looks at it.
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, text.replace('"id":"e2"', '"id":"e2", broken'));
+    const resumed = await resumeContext(file);
+    expect(resumed.read).toBe('tail');
+    expect(resumed.path.map((e) => e.id)).toEqual(['e6', 'e7', 'e8', 'e9', 'c', 'after']);
+    expect(resumed.context).toHaveLength(6);
+    expect(resumed.warnings).toEqual([]);
+  });
+
+  it('skips a torn last line, as opening does', async () => {
+    const file = await writeSession(chain(3));
+    await writeFile(file, `${await readFile(file, 'utf8')}{"kind":"message","id":"x`);
+    const resumed = await resumeContext(file);
+    expect(resumed.read).toBe('tail');
+    expect(resumed.leafId).toBe('e2');
+    expect(resumed.warnings).toEqual([expect.objectContaining({ line: 5, kind: 'torn_line' })]);
+  });
+
+  it('falls back to a full open for a corrupt line on the path and for older formats', async () => {
+    const file = await writeSession(chain(4));
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, text.replace('{"kind":"message","id":"e2"', '{"kind":"message","id":"e2",]'));
+    const resumed = await resumeContext(file);
+    expect(resumed.read).toBe('full');
+    expect(resumed.warnings[0]).toMatchObject({ line: 4, kind: 'corrupt_line' });
+    const v1 = join(dir, 'v1.jsonl');
+    await writeFile(
+      v1,
+      [
+        JSON.stringify({ type: 'tiller.session', version: 1, id: 'old', createdAt: 't' }),
+        JSON.stringify({ type: 'message', id: 'a', parentId: null, timestamp: 't', message: { role: 'user', content: 'hi' } }),
+        '',
+      ].join('\n'),
+    );
+    const old = await resumeContext(v1);
+    expect(old).toMatchObject({ read: 'full', leafId: 'a', context: [{ role: 'user', content: 'hi' }] });
+  });
+
+  it('reads ids with escapes in them', async () => {
+    const file = await writeSession([userEntry('a "quoted" \\ id', null), userEntry('b\u00e9', 'a "quoted" \\ id')]);
+    const resumed = await resumeContext(file);
+    expect(resumed.read).toBe('tail');
+    expect(resumed.path.map((e) => e.id)).toEqual(['a "quoted" \\ id', 'b\u00e9']);
+  });
+});
