@@ -31,8 +31,21 @@ const dist = new URL('../node_modules/@mariozechner/pi-coding-agent/dist/core/co
 const internals = (await import(new URL('compaction.js', dist).href)) as PiCompactionInternals;
 const utils = (await import(new URL('utils.js', dist).href)) as PiUtils;
 
-export const pi = {
-  ...piIndex,
+export interface PiReference extends PiCompactionInternals, PiUtils {
+  parseSessionEntries: typeof piIndex.parseSessionEntries;
+  migrateSessionEntries: typeof piIndex.migrateSessionEntries;
+  buildSessionContext: typeof piIndex.buildSessionContext;
+  estimateTokens: typeof piIndex.estimateTokens;
+  convertToLlm: typeof piIndex.convertToLlm;
+  loadPath(text: string): PiEntry[];
+}
+
+export const pi: PiReference = {
+  parseSessionEntries: piIndex.parseSessionEntries,
+  migrateSessionEntries: piIndex.migrateSessionEntries,
+  buildSessionContext: piIndex.buildSessionContext,
+  estimateTokens: piIndex.estimateTokens,
+  convertToLlm: piIndex.convertToLlm,
   prepareCompaction: internals.prepareCompaction,
   estimateContextTokens: internals.estimateContextTokens,
   computeFileLists: utils.computeFileLists,
