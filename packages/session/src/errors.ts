@@ -46,9 +46,8 @@ export class SessionLockedError extends Error {
   }
 }
 
-/** A session file that cannot be read as it stands (bad header, a corrupt line in strict mode, ...). */
-export class SessionFileError extends Error {
-  override readonly name = 'SessionFileError';
+/** An error about a place in a file: its message starts with `file:line, field name:`. */
+abstract class LocatedError extends Error {
   constructor(
     readonly location: FileLocation,
     readonly reason: string,
@@ -57,15 +56,14 @@ export class SessionFileError extends Error {
   }
 }
 
+/** A session file that cannot be read as it stands (bad header, a corrupt line in strict mode, ...). */
+export class SessionFileError extends LocatedError {
+  override readonly name = 'SessionFileError';
+}
+
 /** A pi session that cannot be imported; names the line of the pi file and the field. */
-export class PiImportError extends Error {
+export class PiImportError extends LocatedError {
   override readonly name = 'PiImportError';
-  constructor(
-    readonly location: FileLocation,
-    readonly reason: string,
-  ) {
-    super(`${where(location)}: ${reason}`);
-  }
 }
 
 /** Something skipped while reading a file; the rest loaded. */

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSessionLog, JsonlStore } from '../src/index.js';
 import { chain, userEntry } from './entries.js';
-import { opArb, play } from './session-ops.js';
+import { opArb, recordSession } from './session-ops.js';
 
 let dir: string;
 let runs = 0;
@@ -21,9 +21,7 @@ describe('JsonlStore: close and reopen', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(opArb, { maxLength: 40 }), async (ops) => {
         const file = join(dir, `s${runs++}.jsonl`);
-        const log = createSessionLog(await JsonlStore.open(file, { fsync: 'never' }));
-        await play(log, ops);
-        await log.close();
+        const log = await recordSession(file, ops);
         const reopened = createSessionLog(await JsonlStore.open(file, { strict: true }));
         try {
           expect(reopened.entries()).toEqual(log.entries());

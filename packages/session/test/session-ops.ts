@@ -1,6 +1,6 @@
 import type { Entry } from '@tiller/core';
 import fc from 'fast-check';
-import type { SessionLog } from '../src/index.js';
+import { createSessionLog, JsonlStore, type SessionLog } from '../src/index.js';
 import { assistantEntry, AT, userEntry } from './entries.js';
 
 /** Random session histories for property tests: appends, branches, new roots, labels, compactions. */
@@ -57,4 +57,12 @@ export async function play(log: SessionLog, ops: readonly Op[]): Promise<void> {
       }
     }
   }
+}
+
+/** Plays `ops` into a new session file (no fsync: tests reopen it, nothing crashes) and closes it. */
+export async function recordSession(file: string, ops: readonly Op[]): Promise<SessionLog> {
+  const log = createSessionLog(await JsonlStore.open(file, { fsync: 'never' }));
+  await play(log, ops);
+  await log.close();
+  return log;
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chain, compactionEntry, userEntry } from '../../test/entries.js';
-import { opArb, play } from '../../test/session-ops.js';
+import { opArb, recordSession } from '../../test/session-ops.js';
 import { createSessionLog } from '../session-log.js';
 import { JsonlStore } from './jsonl-store.js';
 import { resumeContext } from './resume-context.js';
@@ -31,9 +31,7 @@ describe('resumeContext', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(opArb, { maxLength: 40 }), async (ops) => {
         const file = join(dir, `p${n++}.jsonl`);
-        const log = createSessionLog(await JsonlStore.open(file, { fsync: 'never' }));
-        await play(log, ops);
-        await log.close();
+        await recordSession(file, ops);
         const full = createSessionLog(await JsonlStore.open(file, { readOnly: true }));
         const resumed = await resumeContext(file);
         expect(resumed.read).toBe('tail');
