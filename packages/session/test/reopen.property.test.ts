@@ -1,26 +1,20 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempDir } from './temp-dir.js';
 import { createSessionLog, JsonlStore } from '../src/index.js';
 import { chain, userEntry } from './entries.js';
 import { opArb, recordSession } from './session-ops.js';
 
-let dir: string;
 let runs = 0;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'tiller-prop-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const tempDir = useTempDir('tiller-prop-');
 
 describe('JsonlStore: close and reopen', () => {
   it('gives the same tree, the same labels and the same context at every entry', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(opArb, { maxLength: 40 }), async (ops) => {
-        const file = join(dir, `s${runs++}.jsonl`);
+        const file = join(tempDir(), `s${runs++}.jsonl`);
         const log = await recordSession(file, ops);
         const reopened = createSessionLog(await JsonlStore.open(file, { strict: true }));
         try {
@@ -45,7 +39,7 @@ describe('JsonlStore: a file cut inside its last line', () => {
   it('opens at every byte offset and loses only that line', async () => {
     await fc.assert(
       fc.asyncProperty(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }), async (text) => {
-        const file = join(dir, `cut${runs++}.jsonl`);
+        const file = join(tempDir(), `cut${runs++}.jsonl`);
         const store = await JsonlStore.open(file, { fsync: 'never' });
         const before = chain(3);
         const last = userEntry('last', 'e2', text);
@@ -67,7 +61,7 @@ describe('JsonlStore: a file cut inside its last line', () => {
   }, 30_000);
 
   it('after a cut, a writer appends on a clean line and the file reads strictly again', async () => {
-    const file = join(dir, 'cut-write.jsonl');
+    const file = join(tempDir(), 'cut-write.jsonl');
     const store = await JsonlStore.open(file);
     await store.append([...chain(2), userEntry('last', 'e1', 'héllo ✓ wörld')]);
     await store.close();

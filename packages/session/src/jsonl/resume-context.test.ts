@@ -1,25 +1,19 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempDir } from '../../test/temp-dir.js';
 import { chain, compactionEntry, userEntry } from '../../test/entries.js';
 import { opArb, recordSession } from '../../test/session-ops.js';
 import { createSessionLog } from '../session-log.js';
 import { JsonlStore } from './jsonl-store.js';
 import { resumeContext } from './resume-context.js';
 
-let dir: string;
 let n = 0;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'tiller-resume-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const tempDir = useTempDir('tiller-resume-');
 
 async function writeSession(entries: Parameters<JsonlStore['append']>[0]): Promise<string> {
-  const file = join(dir, `s${n++}.jsonl`);
+  const file = join(tempDir(), `s${n++}.jsonl`);
   const store = await JsonlStore.open(file, { fsync: 'never', create: { id: 'resume' } });
   await store.append(entries);
   await store.close();
@@ -30,7 +24,7 @@ describe('resumeContext', () => {
   it('gives the context and path end a full open gives, for random histories', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(opArb, { maxLength: 40 }), async (ops) => {
-        const file = join(dir, `p${n++}.jsonl`);
+        const file = join(tempDir(), `p${n++}.jsonl`);
         await recordSession(file, ops);
         const full = createSessionLog(await JsonlStore.open(file, { readOnly: true }));
         const resumed = await resumeContext(file);
@@ -73,7 +67,7 @@ describe('resumeContext', () => {
     const resumed = await resumeContext(file);
     expect(resumed.read).toBe('full');
     expect(resumed.warnings[0]).toMatchObject({ line: 4, kind: 'corrupt_line' });
-    const v1 = join(dir, 'v1.jsonl');
+    const v1 = join(tempDir(), 'v1.jsonl');
     await writeFile(
       v1,
       [
