@@ -1,4 +1,4 @@
-/** Where in a file something went wrong: the file, its 1-based line, and the field (a zod issue path). */
+/** Where in a file something went wrong: the file, its 1-based line (0: the whole file), and the field (a zod issue path). */
 export interface FileLocation {
   file: string;
   line: number;
@@ -6,8 +6,10 @@ export interface FileLocation {
 }
 
 function where(location: FileLocation): string {
+  // Line 0: the file as a whole (it cannot be read or created).
+  const line = location.line > 0 ? `:${location.line}` : '';
   const field = location.field ? `, field ${location.field}` : '';
-  return `${location.file}:${location.line}${field}`;
+  return `${location.file}${line}${field}`;
 }
 
 /** Why an `append` was refused. Nothing of the refused batch was written. */

@@ -76,9 +76,12 @@ describe('JsonlStore: the file', () => {
     await expect(JsonlStore.open(file, { batchIntervalMs: -1 })).rejects.toThrow(/option batchIntervalMs/);
   });
 
-  it('a read-only open of a missing file fails, naming the file', async () => {
+  it('a read-only open of a missing file fails, naming the file; so does a writer in a missing folder', async () => {
     await expect(JsonlStore.open(file, { readOnly: true })).rejects.toThrow(SessionFileError);
-    await expect(JsonlStore.open(file, { readOnly: true })).rejects.toThrow(file);
+    await expect(JsonlStore.open(file, { readOnly: true })).rejects.toThrow(`${file}: cannot read the session file`);
+    await expect(JsonlStore.open(file, { create: false })).rejects.toThrow(`${file}: cannot read the session file`);
+    const nowhere = join(dir, 'missing', 'session.jsonl');
+    await expect(JsonlStore.open(nowhere)).rejects.toThrow(`${nowhere}: cannot create the lock file: the folder ${join(dir, 'missing')} does not exist`);
   });
 });
 

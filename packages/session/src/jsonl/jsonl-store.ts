@@ -91,7 +91,10 @@ export class JsonlStore implements SessionStore {
   static async open(path: string, options: JsonlStoreOptions = {}): Promise<JsonlStore> {
     const readOnly = options.readOnly ?? false;
     const durability = checkOptions(path, options);
-    const lock = readOnly ? undefined : await acquireLock(path);
+    const lock = readOnly ? undefined : await acquireLock(path).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      throw new SessionFileError({ file: path, line: 0 }, `cannot create the lock file: the folder ${dirname(path)} does not exist`);
+    });
     try {
       let bytes: Buffer;
       try {
