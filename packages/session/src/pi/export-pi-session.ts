@@ -2,7 +2,7 @@ import type { CompactionEntry, BranchSummaryEntry, Entry } from '@tiller/core';
 import { CustomTypes } from '../custom-types.js';
 import { isRecord, PI_FORMAT_VERSION, type PiRecord, type PiSessionHeader, type PiStash } from './pi-format.js';
 import { tillerMessageToPi } from './pi-messages.js';
-import type { ImportedEntry } from './import-pi-session.js';
+import { TILLER_ONLY_FIELDS, type ImportedEntry } from './import-pi-session.js';
 
 export interface ExportPiOptions {
   /**
@@ -49,7 +49,7 @@ function toPiEntry(entry: ImportedEntry): PiRecord {
         summary: entry.summary,
         firstKeptEntryId: entry.firstKeptEntryId,
         tokensBefore: entry.tokensBefore,
-        ...detailsOf(entry, ['kind', 'id', 'parentId', 'at', 'summary', 'firstKeptEntryId', 'tokensBefore', 'details', 'pi']),
+        ...detailsOf(entry),
         ...stash?.entry,
       };
     case 'branch_summary':
@@ -58,7 +58,7 @@ function toPiEntry(entry: ImportedEntry): PiRecord {
         ...base,
         fromId: entry.fromId,
         summary: entry.summary,
-        ...detailsOf(entry, ['kind', 'id', 'parentId', 'at', 'fromId', 'summary', 'details', 'pi']),
+        ...detailsOf(entry),
         ...stash?.entry,
       };
     case 'custom':
@@ -74,10 +74,11 @@ function toPiEntry(entry: ImportedEntry): PiRecord {
  * pi's `details` for a summary entry: Tiller's file lists, plus the fields pi has no place for
  * (tokensAfter, cleared, provenance, ...) under `details.tiller`, which an import reads back.
  */
-function detailsOf(entry: (CompactionEntry | BranchSummaryEntry) & { pi?: PiStash }, known: readonly string[]): PiRecord {
+function detailsOf(entry: CompactionEntry | BranchSummaryEntry): PiRecord {
   let tiller: PiRecord | undefined;
-  for (const [key, value] of Object.entries(entry)) {
-    if (!known.includes(key) && value !== undefined) (tiller ??= {})[key] = value;
+  for (const key of TILLER_ONLY_FIELDS) {
+    const value = (entry as PiRecord)[key];
+    if (value !== undefined) (tiller ??= {})[key] = value;
   }
   if (!entry.details && !tiller) return {};
   return { details: { ...entry.details, ...(tiller ? { tiller } : {}) } };

@@ -203,6 +203,9 @@ function firstKeptOfV1(raw: PiFileEntry, idAtIndex: readonly (string | undefined
  * (other details, `fromHook`) is stashed. Tiller-only fields an export put under `details.tiller`
  * come back as the entry's own fields.
  */
+/** Fields of Tiller's compaction and branch summary entries that pi's entries have no place for. */
+export const TILLER_ONLY_FIELDS = ['tokensAfter', 'compactedEntryIds', 'cleared', 'stripThinking', 'provenance'] as const;
+
 function withDetails(entry: ImportedEntry, raw: PiFileEntry, known: readonly string[]): ImportedEntry {
   const stash: PiStash = {};
   const entryRest = rest(raw, [...BASE_KEYS, ...known]);
@@ -213,7 +216,10 @@ function withDetails(entry: ImportedEntry, raw: PiFileEntry, known: readonly str
     const detailsRest = isRecord(details) ? rest(details, ['readFiles', 'modifiedFiles', 'tiller']) : undefined;
     if (lists?.success) (entry as { details?: FileLists }).details = lists.data;
     const tiller = isRecord(details) ? details.tiller : undefined;
-    if (isRecord(tiller)) Object.assign(entry, tiller);
+    if (isRecord(tiller)) {
+      // Only fields an export puts there; validation of the entry checks their values.
+      for (const key of TILLER_ONLY_FIELDS) if (tiller[key] !== undefined) (entry as PiRecord)[key] = tiller[key];
+    }
     if (!lists?.success || detailsRest) {
       // Keep pi's details whole when Tiller cannot hold all of it.
       stash.entry = { ...stash.entry, details };
