@@ -1,6 +1,5 @@
 import type { CompactionEntry, Entry, FileLists, Message } from '@tiller/core';
-import { buildContext } from '@tiller/core';
-import { entryRole } from './entry-roles.js';
+import { buildContext, entryMessage } from '@tiller/core';
 import { CompactionError } from './errors.js';
 import { estimateTokens } from './estimate-tokens.js';
 import { createFileTracker, DEFAULT_FILE_TOOLS, type FileTools } from './file-operations.js';
@@ -78,11 +77,12 @@ export function prepareCompaction(
   const collect = (from: number, to: number): Message[] => {
     const messages: Message[] = [];
     for (let i = from; i < to; i++) {
-      const role = entryRole(path[i]!);
-      if (role.kind === 'none') continue;
-      messages.push(role.message);
-      compactedEntries.push(path[i]!);
-      tracker.add(role.message);
+      const entry = path[i]!;
+      const message = entry.kind === 'compaction' ? undefined : entryMessage(entry);
+      if (!message) continue;
+      messages.push(message);
+      compactedEntries.push(entry);
+      tracker.add(message);
     }
     return messages;
   };
