@@ -3,7 +3,7 @@
  * tool rounds. Run it with `npx tsx packages/compaction/examples/long-tool-loop.ts`; a test runs
  * it too and checks what it prints.
  */
-import { buildContext, type Entry } from '@tiller/core';
+import { buildContext, type Entry, type Message } from '@tiller/core';
 import { type CompactionAcc, createTokenLedger, type Summarizer, WindowManager } from '../src/index.js';
 
 /**
@@ -21,7 +21,7 @@ const localSummarizer: Summarizer = {
   },
 };
 
-export async function runExample(log: (line: string) => void = console.log): Promise<Entry[]> {
+export async function runExample(log: (line: string) => void = console.log): Promise<readonly Entry[]> {
   let counter = 0;
   const newId = () => `e${++counter}`;
   const manager = WindowManager({
@@ -36,19 +36,19 @@ export async function runExample(log: (line: string) => void = console.log): Pro
 
   // The shell's side: a path, a ledger fed with every appended entry, a compactor at each boundary.
   let acc: CompactionAcc = { path: [], ledger: createTokenLedger() };
-  const append = (entry: Omit<Entry, 'id' | 'parentId' | 'at'>) => {
-    const full = { ...entry, id: newId(), parentId: acc.path.at(-1)?.id ?? null, at: '2026-03-01T12:00:00.000Z' } as Entry;
+  const append = (message: Message) => {
+    const full: Entry = { kind: 'message', message, id: newId(), parentId: acc.path.at(-1)?.id ?? null, at: '2026-03-01T12:00:00.000Z' };
     acc.ledger!.append(full);
     acc = { path: [...acc.path, full], ledger: acc.ledger };
   };
 
-  append({ kind: 'message', message: { role: 'user', content: 'Refactor the parser; read every module first.' } });
+  append({ role: 'user', content: 'Refactor the parser; read every module first.' });
   for (let round = 0; round < 70; round++) {
     append({
-      kind: 'message',
-      message: { role: 'assistant', content: [{ type: 'thinking', thinking: 'Next module.' }, { type: 'toolCall', id: `c${round}`, name: 'read', args: { path: `src/parser/m${round}.ts` } }] },
+      role: 'assistant',
+      content: [{ type: 'thinking', thinking: 'Next module.' }, { type: 'toolCall', id: `c${round}`, name: 'read', args: { path: `src/parser/m${round}.ts` } }],
     });
-    append({ kind: 'message', message: { role: 'toolResult', toolCallId: `c${round}`, toolName: 'read', content: [{ type: 'text', text: 'x'.repeat(4_000) }], isError: false } });
+    append({ role: 'toolResult', toolCallId: `c${round}`, toolName: 'read', content: [{ type: 'text', text: 'x'.repeat(4_000) }], isError: false });
 
     const { acc: next, meta } = await manager.maybeCompact(acc, { model: 'example', promptTokens: 300, midRound: true });
     if (meta.compacted) {
