@@ -1,4 +1,4 @@
-import type { CompactionEntry, FileLists, Usage } from '@tiller/core';
+import type { CompactionEntry, FileLists, Message, Usage } from '@tiller/core';
 import { compactionSummaryMessage } from '@tiller/core';
 import { estimateTokens } from './estimate-tokens.js';
 import { formatFileLists } from './file-operations.js';
@@ -11,7 +11,7 @@ import {
   turnPrefixUpdatePrompt,
   updatePrompt,
 } from './prompts.js';
-import { type BoundedSummary, summarizeBounded } from './summarize-bounded.js';
+import { type SummaryPlan, summarizeBounded } from './summarize-bounded.js';
 import { addUsage, type Summarizer } from './summarizer.js';
 import type { TokenCounter } from './token-counter.js';
 
@@ -61,28 +61,24 @@ export async function compact(preparation: CompactionPreparation, summarizer: Su
   const { reserveTokens } = preparation.settings;
   const base = { system: SUMMARIZER_SYSTEM_PROMPT, signal, counter };
 
-  const history = (): Promise<BoundedSummary | undefined> =>
-    preparation.messagesToSummarize.length === 0
-      ? Promise.resolve(undefined)
-      : summarizeBounded(preparation.messagesToSummarize, summarizer, {
-          ...base,
-          first: { purpose: 'history', prompt: historyPrompt },
-          update: { purpose: 'history-update', prompt: updatePrompt },
-          maxTokens: summaryBudget(reserveTokens, HISTORY_SHARE),
-          previousSummary: preparation.previousSummary,
-          customInstructions,
-        });
-  const turnPrefix = (): Promise<BoundedSummary | undefined> =>
-    preparation.turnPrefixMessages.length === 0
-      ? Promise.resolve(undefined)
-      : summarizeBounded(preparation.turnPrefixMessages, summarizer, {
-          ...base,
-          first: { purpose: 'turn-prefix', prompt: turnPrefixPrompt },
-          update: { purpose: 'turn-prefix-update', prompt: turnPrefixUpdatePrompt },
-          maxTokens: summaryBudget(reserveTokens, TURN_PREFIX_SHARE),
-        });
+  const summarizePart = (messages: readonly Message[], plan: Omit<SummaryPlan, keyof typeof base>) =>
+    messages.length === 0 ? Promise.resolve(undefined) : summarizeBounded(messages, summarizer, { ...base, ...plan });
 
-  const [historySummary, prefixSummary] = await Promise.all([history(), turnPrefix()]);
+  // Both parts at once: a split turn's two summaries do not wait for each other.
+  const [historySummary, prefixSummary] = await Promise.all([
+    summarizePart(preparation.messagesToSummarize, {
+      first: { purpose: 'history', prompt: historyPrompt },
+      update: { purpose: 'history-update', prompt: updatePrompt },
+      maxTokens: summaryBudget(reserveTokens, HISTORY_SHARE),
+      previousSummary: preparation.previousSummary,
+      customInstructions,
+    }),
+    summarizePart(preparation.turnPrefixMessages, {
+      first: { purpose: 'turn-prefix', prompt: turnPrefixPrompt },
+      update: { purpose: 'turn-prefix-update', prompt: turnPrefixUpdatePrompt },
+      maxTokens: summaryBudget(reserveTokens, TURN_PREFIX_SHARE),
+    }),
+  ]);
   const historyText = historySummary?.text ?? preparation.previousSummary;
   const summary =
     (prefixSummary === undefined ? (historyText ?? '') : joinSplitTurn(historyText, prefixSummary.text)) +
