@@ -10,6 +10,8 @@ export * from './turn/outcome.js';
 export { TurnConfig, TurnConfigError, resolveTurnConfig, type ResolvedTurnConfig } from './turn/config.js';
 export type { ActiveTurn, BoundaryReason, Delivery, IgnoredNote, OpenBatch, Pending, QueuedKind, QueuedMessage, TurnContext } from './turn/context.js';
 export { turnMachine, type TurnMachine } from './turn/machine.js';
+export { parseEvent } from './turn/parse-event.js';
+export type { MachineEvent, InvalidEvent } from './turn/events.js';
 export { start, step, replay, type StepResult } from './turn/step.js';
 export { turnPhase, type TurnPhase } from './turn/turn-phase.js';
 export {

@@ -1,2 +1,15 @@
 export { fixturePath, fixturesDir, readFixture, type FixtureName } from './fixtures.js';
 export { createTurnDriver, userMessage, type DrivenStep, type TurnDriver } from '@tiller/core';
+export {
+  TURN_MODEL_CONFIG,
+  transitionsTaken,
+  turnMachineStates,
+  turnMachineTransitions,
+  turnModelInput,
+  turnModelInputs,
+  type LabeledInput,
+  turnModelPaths,
+  type ModelPath,
+  type ModelStep,
+  type TransitionKey,
+} from './turn-model.js';
