@@ -87,6 +87,12 @@ describe('prepareCompaction', () => {
     expect(preparation.keptTokens).toBe(estimateSpanTokens(path.slice(firstKept)) + 500);
   });
 
+  it('rejects bad settings by name', () => {
+    expect(() => prepareCompaction(pathOf(user('a')), { ...settings, keepRecentTokens: 0 })).toThrow(
+      /^prepareCompaction settings: option "keepRecentTokens" is invalid/,
+    );
+  });
+
   it('rejects entries that do not form a path', () => {
     const path = pathOf(user('a'), user('b'));
     const broken = [path[0]!, { ...path[1]!, parentId: 'elsewhere' }];

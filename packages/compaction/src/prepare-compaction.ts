@@ -5,7 +5,8 @@ import { estimateTokens } from './estimate-tokens.js';
 import { createFileTracker, DEFAULT_FILE_TOOLS, type FileTools } from './file-operations.js';
 import { findCutPoint } from './find-cut-point.js';
 import { keptStartIndex, lastCompactionIndex } from './path-scan.js';
-import type { CompactionSettings } from './settings.js';
+import { parseOptions } from './parse-options.js';
+import { CompactionSettings } from './settings.js';
 import type { TokenCounter } from './token-counter.js';
 import { estimatePathContextTokens } from './token-ledger.js';
 
@@ -59,6 +60,7 @@ export function prepareCompaction(
   settings: CompactionSettings,
   options: PrepareOptions = {},
 ): CompactionPreparation | null {
+  const checked = parseOptions(CompactionSettings, settings, 'prepareCompaction settings');
   assertPath(path);
   const end = path.length;
   if (end === 0 || path[end - 1]!.kind === 'compaction') return null;
@@ -67,7 +69,7 @@ export function prepareCompaction(
   const previous = previousIndex >= 0 ? (path[previousIndex] as CompactionEntry) : undefined;
   const boundaryStart = keptStartIndex(path, previousIndex);
 
-  const cut = findCutPoint(path, boundaryStart, end, settings.keepRecentTokens, options.counter);
+  const cut = findCutPoint(path, boundaryStart, end, checked.keepRecentTokens, options.counter);
   if (!cut.reached) return null;
   const historyEnd = cut.isSplitTurn ? cut.turnStartIndex : cut.firstKeptIndex;
 
@@ -109,7 +111,7 @@ export function prepareCompaction(
     fileLists: tracker.lists(),
     cleared,
     stripThinking,
-    settings,
+    settings: checked,
   };
 }
 

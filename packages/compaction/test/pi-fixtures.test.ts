@@ -1,8 +1,8 @@
-import type { Entry } from '@tiller/core';
+import { buildContext, type Entry } from '@tiller/core';
 import { importPiSession } from '@tiller/session';
 import { type FixtureName, readFixture } from '@tiller/testing';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_COMPACTION_SETTINGS, estimatePathContextTokens, estimateTokens } from '../src/index.js';
+import { DEFAULT_COMPACTION_SETTINGS, estimateContextTokens, estimatePathContextTokens, estimateTokens } from '../src/index.js';
 import { preparePair, tillerHistoryIds, tillerPrefixIds } from './agreement.js';
 import { pi, type PiEntry } from './pi.js';
 
@@ -43,6 +43,8 @@ describe.each(['pi-large-session.jsonl', 'pi-before-compaction.jsonl'] as const)
     const piEstimate = pi.estimateContextTokens(pi.buildSessionContext(piPath).messages);
     const tillerEstimate = estimatePathContextTokens(tillerPath);
     expect(tillerEstimate.usageTokens).toBe(piEstimate.usageTokens);
+    // Over the messages of the context, as pi's function takes them, the figure is the same.
+    expect(estimateContextTokens(buildContext(tillerPath)).tokens).toBe(tillerEstimate.tokens);
     if (name === 'pi-large-session.jsonl') {
       expect(piEstimate.tokens).toBe(177_657);
       expect(tillerEstimate.tokens).toBe(177_657);
