@@ -13,5 +13,6 @@ export default [
   project('session', 'packages/session'),
   project('compaction', 'packages/compaction'),
   project('testing', 'packages/testing'),
+  project('shell', 'packages/shell'),
   project('cli', 'apps/cli'),
 ] satisfies TestProjectConfiguration[];
