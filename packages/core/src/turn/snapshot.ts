@@ -58,11 +58,13 @@ export function restoreSnapshot(json: string | PersistedTurnSnapshot): TurnSnaps
   }
   const parsed = PersistedShape.safeParse(raw);
   if (!parsed.success) throw new SnapshotRestoreError(`snapshot does not fit the turn machine:\n${z.prettifyError(parsed.error)}`);
+  // Validated above, but rebuilt from the raw JSON: zod's output would reorder keys, and a
+  // restored snapshot must serialize byte for byte as the one it came from.
   const persisted = raw as PersistedTurnSnapshot;
   const context: TurnContext = {
     ...persisted.context,
-    entries: AppendOnlyList.from(parsed.data.context.entries),
-    view: AppendOnlyList.from(parsed.data.context.view),
+    entries: AppendOnlyList.from(persisted.context.entries),
+    view: AppendOnlyList.from(persisted.context.view),
   };
   return turnMachine.resolveState({ value: persisted.value, context });
 }

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { createTurnDriver } from './turn-driver.js';
+import { restoreSnapshot, serializeSnapshot, SnapshotRestoreError } from './snapshot.js';
+
+describe('snapshot persistence', () => {
+  it('restores a turn parked on its tools, which then finishes as the original would', () => {
+    const original = createTurnDriver();
+    original.startTurn('go', 't');
+    original.compactionDone();
+    original.toolCalls({ id: 'a', name: 'ls' });
+    const json = serializeSnapshot(original.snapshot);
+
+    const resumed = createTurnDriver({}, { snapshot: restoreSnapshot(json), clockStart: 100 });
+    const restored = resumed.snapshot;
+    expect(restored.value).toEqual({ tools: 'running' });
+    expect(restored.context.view.length).toBe(2);
+
+    const [late] = [original.toolsDone()];
+    const [again] = [resumed.send(original.steps.at(-1)!.event)];
+    expect(JSON.stringify(again)).toBe(JSON.stringify(late));
+    expect(serializeSnapshot(resumed.snapshot)).toBe(serializeSnapshot(original.snapshot));
+  });
+
+  it('refuses JSON that is not a turn snapshot, saying where', () => {
+    expect(() => restoreSnapshot('{oops')).toThrow(SnapshotRestoreError);
+    expect(() => restoreSnapshot(JSON.stringify({ value: 'flying', context: {} }))).toThrow(/value/);
+    const d = createTurnDriver();
+    d.startTurn('x', 't');
+    const broken = JSON.parse(serializeSnapshot(d.snapshot));
+    broken.context.entries[0].parentId = 7;
+    expect(() => restoreSnapshot(broken)).toThrow(/entries\[0\]\.parentId|entries.*parentId/);
+  });
+});
