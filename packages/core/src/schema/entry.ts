@@ -8,6 +8,11 @@ const EntryBase = z.object({
   parentId: z.string().min(1).nullable(),
   /** ISO 8601 timestamp, supplied by whoever appended the entry (the core reads no clock). */
   at: z.string().min(1),
+  /**
+   * Data Tiller itself never reads: what an importer keeps from the source format so an export
+   * can restore it, or a host's own annotations.
+   */
+  meta: z.record(z.string(), z.unknown()).optional(),
 });
 
 export const MessageEntry = EntryBase.extend({

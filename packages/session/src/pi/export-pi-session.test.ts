@@ -42,15 +42,41 @@ describe("exportPiSession of Tiller's own entries", () => {
   it('carries Tiller-only compaction fields through details.tiller and back', () => {
     const again = importPiSession(exportPiSession(entries));
     const back = again.entries.find((e) => e.id === 'c')!;
-    const { pi: _stash, ...withoutStash } = back;
+    const { meta: _stash, ...withoutStash } = back;
     expect(withoutStash).toEqual(compaction);
   });
 
   it('keeps message entries, custom data and the tree', () => {
     const again = importPiSession(exportPiSession(entries));
     expect(again.entries.map((e) => [e.id, e.parentId])).toEqual(entries.map((e) => [e.id, e.parentId]));
-    const messages = again.entries.filter((e) => e.kind === 'message').map(({ pi: _stash, ...e }) => e);
+    const messages = again.entries.filter((e) => e.kind === 'message').map(({ meta: _stash, ...e }) => e);
     expect(messages).toEqual(entries.filter((e) => e.kind === 'message'));
     expect(again.entries.find((e) => e.id === 'state')).toEqual(entries.find((e) => e.id === 'state'));
+  });
+});
+
+describe('exportPiSession of meta', () => {
+  it("carries a host's meta beside pi's fields and reads it back into meta", () => {
+    const annotated: Entry = { ...userEntry('u', null), meta: { host: { tag: 'reviewed', score: 3 } } };
+    const text = exportPiSession([annotated, assistantEntry('a', 'u')]);
+    const line = JSON.parse(text.split('\n')[1]!);
+    expect(line.tillerMeta).toEqual({ host: { tag: 'reviewed', score: 3 } });
+    // pi sees the same conversation: the field is one it does not read.
+    expect(piContext(text).map((m) => m.role)).toEqual(['user', 'assistant']);
+    const again = importPiSession(text).entries;
+    expect(again[0]).toEqual({ ...annotated, meta: { ...annotated.meta, pi: expect.anything() } });
+    expect(again[1]!.meta).toEqual({ pi: expect.anything() });
+  });
+
+  it('keeps meta beside the pi stash of an imported entry through a second round', () => {
+    const first = importPiSession(exportPiSession([userEntry('u', null)])).entries[0]!;
+    const annotated: Entry = { ...first, meta: { ...first.meta, note: 'kept' } };
+    const again = importPiSession(exportPiSession([annotated])).entries[0]!;
+    expect(again).toEqual(annotated);
+  });
+
+  it('names the line of a tillerMeta that is not an object', () => {
+    const text = exportPiSession([userEntry('u', null)]).replace('"parentId":null', '"parentId":null,"tillerMeta":7');
+    expect(() => importPiSession(text, { source: 'x.jsonl' })).toThrow(/x\.jsonl:2, field tillerMeta: expected a JSON object/);
   });
 });

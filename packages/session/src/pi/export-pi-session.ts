@@ -1,8 +1,8 @@
 import type { CompactionEntry, BranchSummaryEntry, Entry } from '@tiller/core';
 import { CustomTypes } from '../custom-types.js';
-import { isRecord, PI_FORMAT_VERSION, type PiRecord, type PiSessionHeader, type PiStash } from './pi-format.js';
+import { hostMetaOf, isRecord, PI_FORMAT_VERSION, piStashOf, TILLER_META_FIELD, type PiRecord, type PiSessionHeader } from './pi-format.js';
 import { tillerMessageToPi } from './pi-messages.js';
-import { TILLER_ONLY_FIELDS, type ImportedEntry } from './import-pi-session.js';
+import { TILLER_ONLY_FIELDS } from './import-pi-session.js';
 
 export interface ExportPiOptions {
   /**
@@ -32,13 +32,18 @@ export function exportPiSession(entries: readonly Entry[], options: ExportPiOpti
     ? { ...options.header, version: PI_FORMAT_VERSION }
     : { type: 'session', version: PI_FORMAT_VERSION, id: first?.id ?? 'session', timestamp: first?.at ?? new Date(0).toISOString(), cwd: '' };
   const lines = [JSON.stringify(header)];
-  for (const entry of entries) lines.push(JSON.stringify(toPiEntry(entry as ImportedEntry)));
+  for (const entry of entries) {
+    const line = toPiEntry(entry);
+    // meta.pi has been spent restoring pi's fields; the rest is the host's and travels beside them.
+    const hostMeta = hostMetaOf(entry);
+    lines.push(JSON.stringify(hostMeta ? { ...line, [TILLER_META_FIELD]: hostMeta } : line));
+  }
   return `${lines.join('\n')}\n`;
 }
 
-function toPiEntry(entry: ImportedEntry): PiRecord {
+function toPiEntry(entry: Entry): PiRecord {
   const base = { id: entry.id, parentId: entry.parentId, timestamp: entry.at };
-  const stash: PiStash | undefined = entry.pi;
+  const stash = piStashOf(entry);
   switch (entry.kind) {
     case 'message':
       return { type: 'message', ...base, ...stash?.entry, message: tillerMessageToPi(entry.message, stash, entry.at) };
@@ -84,9 +89,9 @@ function detailsOf(entry: CompactionEntry | BranchSummaryEntry): PiRecord {
   return { details: { ...entry.details, ...(tiller ? { tiller } : {}) } };
 }
 
-function customToPi(entry: Extract<ImportedEntry, { kind: 'custom' }>, base: PiRecord): PiRecord {
+function customToPi(entry: Extract<Entry, { kind: 'custom' }>, base: PiRecord): PiRecord {
   const data = isRecord(entry.data) ? entry.data : {};
-  const stashed = entry.pi?.entry;
+  const stashed = piStashOf(entry)?.entry;
   switch (entry.customType) {
     case CustomTypes.piMessage:
       return { type: 'message', ...base, ...stashed, message: entry.data };

@@ -1,4 +1,4 @@
-import { buildContext } from '@tiller/core';
+import { buildContext, Entry } from '@tiller/core';
 import { readFixture, type FixtureName } from '@tiller/testing';
 import { describe, expect, it } from 'vitest';
 import { contextDifferences, piContext } from '../../test/pi-reference.js';
@@ -29,6 +29,19 @@ describe('importPiSession on recorded pi sessions (format 1)', () => {
       expect(again.entries).toEqual(imported.entries);
       expect(again.header).toEqual({ ...imported.header, version: 3 });
       // pi's own view of the exported file is its view of the original, field for field.
+      expect(piContext(exported)).toEqual(piContext(text));
+    });
+
+    it(`${name}: entries re-parsed by the Entry schema export and import unchanged`, () => {
+      const text = readFixture(name);
+      const imported = importPiSession(text);
+      // A zod parse keeps only what the schema knows: pi's own fields must be inside it (meta.pi).
+      const reparsed = imported.entries.map((e) => Entry.parse(e));
+      expect(reparsed).toEqual(imported.entries);
+      expect(reparsed.some((e) => e.meta?.pi !== undefined)).toBe(true);
+      const exported = exportPiSession(reparsed, { header: imported.header });
+      expect(exported).toBe(exportPiSession(imported.entries, { header: imported.header }));
+      expect(importPiSession(exported).entries).toEqual(imported.entries);
       expect(piContext(exported)).toEqual(piContext(text));
     });
   }

@@ -1,11 +1,21 @@
 import { Entry, FileLists } from '@tiller/core';
 import { CustomTypes, isReservedCustomType } from '../custom-types.js';
 import { PiImportError, type ReadWarning } from '../errors.js';
-import { isRecord, PI_FORMAT_VERSION, rest, type PiFileEntry, type PiRecord, type PiSessionHeader, type PiStash } from './pi-format.js';
+import {
+  isRecord,
+  PI_FORMAT_VERSION,
+  PI_META_KEY,
+  rest,
+  TILLER_META_FIELD,
+  type PiFileEntry,
+  type PiRecord,
+  type PiSessionHeader,
+  type PiStash,
+} from './pi-format.js';
 import { piMessageToTiller, userContent } from './pi-messages.js';
 
-/** A Tiller entry as an import made it: pi-only fields ride along in `pi`. */
-export type ImportedEntry = Entry & { pi?: PiStash };
+/** A Tiller entry as an import made it: pi-only fields ride along in `meta.pi` (a `PiStash`). */
+export type ImportedEntry = Entry;
 
 export interface PiImport {
   header: PiSessionHeader;
@@ -85,8 +95,9 @@ export function importPiSession(text: string, options: ImportPiOptions = {}): Pi
   let previousId: string | null = null;
   for (let index = 1; index < parsed.length; index++) {
     const { line, value } = parsed[index]!;
-    const raw = value as PiFileEntry;
+    const { [TILLER_META_FIELD]: hostMeta, ...raw } = value as PiFileEntry;
     const at = (field: string) => ({ file, line, field });
+    if (hostMeta !== undefined && !isRecord(hostMeta)) throw new PiImportError(at(TILLER_META_FIELD), 'expected a JSON object');
     let id: string;
     let parentId: string | null;
     if (version === 1) {
@@ -107,7 +118,8 @@ export function importPiSession(text: string, options: ImportPiOptions = {}): Pi
     if (typeof raw.timestamp !== 'string') throw new PiImportError(at('timestamp'), 'missing timestamp');
 
     if (raw.type === 'message' && !isRecord(raw.message)) throw new PiImportError(at('message'), 'a message entry needs a message object');
-    const entry = toTillerEntry(raw, { id, parentId, at: raw.timestamp }, version, idAtIndex);
+    const entry = toTillerEntry(raw as PiFileEntry, { id, parentId, at: raw.timestamp }, version, idAtIndex);
+    if (hostMeta) entry.meta = { ...hostMeta, ...entry.meta };
     const check = Entry.safeParse(entry);
     if (!check.success) {
       const issue = check.error.issues[0]!;
@@ -229,6 +241,6 @@ function withDetails(entry: ImportedEntry, raw: PiFileEntry, known: readonly str
 }
 
 function withStash(entry: ImportedEntry, stash: PiStash | undefined): ImportedEntry {
-  if (stash && Object.keys(stash).length > 0) entry.pi = stash;
+  if (stash && Object.keys(stash).length > 0) entry.meta = { [PI_META_KEY]: stash };
   return entry;
 }

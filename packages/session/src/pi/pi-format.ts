@@ -27,8 +27,9 @@ export interface PiFileEntry {
 export type PiRecord = Record<string, unknown>;
 
 /**
- * What pi keeps about an entry that Tiller has no field for, carried on the Tiller entry as its
- * `pi` property so that an export restores it. Only entries imported from pi carry it.
+ * What pi keeps about an entry that Tiller has no field for, carried on the Tiller entry under
+ * `meta.pi` so that an export restores it. Only entries imported from pi carry it; being inside
+ * the schema's `meta`, it survives a zod re-parse and every store.
  */
 export interface PiStash {
   /** pi-only fields of the entry itself (for example `fromHook`). */
@@ -39,6 +40,26 @@ export interface PiStash {
   parts?: (PiRecord | null)[];
   /** The `usage` object exactly as pi wrote it, when it does not fit Tiller's `Usage`. */
   usage?: unknown;
+}
+
+/** The key of an entry's `meta` that holds the pi import's stash; reserved for it. */
+export const PI_META_KEY = 'pi';
+
+/**
+ * The pi line field that carries an entry's other `meta` (a host's own annotations): pi ignores
+ * fields it does not know, and an import reads it back into `meta`.
+ */
+export const TILLER_META_FIELD = 'tillerMeta';
+
+/** The stash an import left on an entry, if any. */
+export function piStashOf(entry: { meta?: PiRecord }): PiStash | undefined {
+  const stash = entry.meta?.[PI_META_KEY];
+  return isRecord(stash) ? (stash as PiStash) : undefined;
+}
+
+/** An entry's `meta` without the pi stash; undefined when nothing else is there. */
+export function hostMetaOf(entry: { meta?: PiRecord }): PiRecord | undefined {
+  return entry.meta ? rest(entry.meta, [PI_META_KEY]) : undefined;
 }
 
 export function isRecord(value: unknown): value is PiRecord {
