@@ -4,7 +4,7 @@ const project = (name: string, root: string): TestProjectConfiguration => ({
   test: {
     name,
     root,
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
   },
 });
 

@@ -23,3 +23,4 @@ export {
   type TurnSnapshot,
 } from './turn/snapshot.js';
 export { createTurnDriver, userMessage, type DrivenStep, type TurnDriver } from './turn/turn-driver.js';
+export { toMermaid } from './diagram/to-mermaid.js';
