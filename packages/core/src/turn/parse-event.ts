@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { TurnEvent, type MachineEvent } from './events.js';
 
 /** Checks an input against the event schemas; one that fails becomes `event.invalid`, never a throw. */
@@ -10,7 +9,7 @@ export function parseEvent(input: unknown): MachineEvent {
   return {
     type: 'event.invalid',
     claimedType,
-    reason: z.prettifyError(parsed.error).replaceAll('\n', '; '),
+    reason: parsed.error.issues.map((issue) => `${issue.path.join('.') || '(the input)'}: ${issue.message}`).join('; '),
     at: typeof record.at === 'string' && record.at.length > 0 ? record.at : undefined,
   };
 }
