@@ -141,6 +141,16 @@ describe('WindowManager', () => {
     expect(meta.compacted).toBe(true);
   });
 
+  it('appends nothing when the summary would not shrink the context', async () => {
+    const verbose = scriptedSummarizer({ reply: () => words(40_000) });
+    const manager = WindowManager({ strategy: 'summarize', summarizer: verbose, ...config });
+    const acc = { path: pathOf(...toolLoop(30)) };
+    const { acc: after, meta } = await manager.maybeCompact(acc, ctx());
+    expect(verbose.requests.length).toBeGreaterThan(0);
+    expect(after).toBe(acc);
+    expect(meta).toMatchObject({ compacted: false, appended: [], skipped: expect.stringMatching(/^the context would not shrink \(\d+ -> \d+ tokens\)$/) });
+  });
+
   it('reports a failed summary and appends nothing', async () => {
     const manager = WindowManager({ strategy: 'summarize', summarizer: scriptedSummarizer({ reply: () => Promise.reject(new Error('model down')) }), ...config });
     const acc = { path: pathOf(...toolLoop(30)) };

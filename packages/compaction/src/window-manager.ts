@@ -137,6 +137,9 @@ export function WindowManager(options: WindowManagerInput): WindowManager {
           keptContextTokens(acc.path, plan.firstKeptIndex, { cleared: plan.cleared, stripThinking }, config.counter) +
           (plan.summary ? estimateTokens(compactionSummaryMessage(plan.summary), config.counter) : 0) +
           ctx.promptTokens;
+        // A compaction that would not shrink the context (a summary longer than what it replaces)
+        // is not worth an entry.
+        if (tokensAfter >= tokensBefore) return unchanged({ skipped: `the context would not shrink (${tokensBefore} -> ${tokensAfter} tokens)` });
         const entry: CompactionEntry = {
           kind: 'compaction',
           id: (config.newId ?? (() => crypto.randomUUID()))(),
@@ -245,15 +248,17 @@ const clearToolResults: Strategy = async (path, _ctx, config) => {
   }
   if (tailStart < 0) return null;
   const carried = new Set(carriedClearing(path, previous, previousIndex, start)?.entryIds ?? []);
+  // Only results longer than the placeholder are worth clearing.
+  const placeholderTokens = estimateTokens({ role: 'toolResult', toolCallId: '-', toolName: '-', content: [{ type: 'text', text: config.placeholder }], isError: false }, config.counter);
   const entryIds = new Set<string>();
-  let fresh = 0;
   for (let i = start; i < tailStart; i++) {
     const entry = path[i]!;
-    if (entryRole(entry).kind !== 'toolResult') continue;
+    const role = entryRole(entry);
+    if (role.kind !== 'toolResult' || carried.has(entry.id)) continue;
+    if (estimateTokens(role.message, config.counter) <= placeholderTokens) continue;
     entryIds.add(entry.id);
-    if (!carried.has(entry.id)) fresh += 1;
   }
-  if (fresh === 0) return null;
+  if (entryIds.size === 0) return null;
   for (const id of carried) entryIds.add(id);
   return {
     summary: previous?.summary ?? '',
