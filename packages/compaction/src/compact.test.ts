@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { assistant, call, extend, pathOf, result, turn, user, words } from '../test/paths.js';
 import { scriptedSummarizer } from '../test/scripted-summarizer.js';
+import { buildContext, CompactionEntry } from '@tiller/core';
 import { compact } from './compact.js';
+import { compactionEntry } from './compaction-entry.js';
+import { addUsage } from './summarizer.js';
 import { CompactionError } from './errors.js';
-import { estimateTextTokens } from './estimate-tokens.js';
+import { estimateTextTokens, estimateTokens } from './estimate-tokens.js';
 import { prepareCompaction } from './prepare-compaction.js';
 import { SUMMARIZER_SYSTEM_PROMPT, SUMMARY_SECTIONS, TURN_PREFIX_SECTIONS } from './prompts.js';
 import { compactionSettings } from './settings.js';
@@ -13,6 +16,37 @@ const settings = compactionSettings({ keepRecentTokens: 1000 });
 const wholeTurns = () => pathOf(...turn(1, [400]), ...turn(2, [400]), user(words(1200), 'u3'), assistant('ok', { id: 'a3' }));
 /** Turns whose cut lands inside turn 2. */
 const splitTurns = () => pathOf(...turn(1, [800]), ...turn(2, [800]), ...turn(3, [800]));
+
+describe('compactionEntry', () => {
+  it('turns a result into an entry the core accepts and builds a context from', async () => {
+    const path = wholeTurns();
+    const compacted = await compact(prepareCompaction(path, settings)!, scriptedSummarizer());
+    const entry = compactionEntry(compacted, { id: 'c1', parentId: path.at(-1)!.id, at: '2026-01-02T00:00:00.000Z', midRound: false });
+    expect(CompactionEntry.parse(entry)).toEqual(entry);
+    expect(entry).toMatchObject({
+      summary: compacted.summary,
+      firstKeptEntryId: 'u3',
+      tokensAfter: compacted.tokensAfter,
+      compactedEntryIds: compacted.compactedEntryIds,
+      details: compacted.details,
+      provenance: { strategy: 'summarize', midRound: false, summarizerModel: 'scripted-summarizer', summarizerUsage: compacted.usage },
+    });
+    const view = buildContext([...path, entry]);
+    expect(view).toHaveLength(1 + 2);
+    expect(view.reduce((sum, m) => sum + estimateTokens(m), 0)).toBe(compacted.tokensAfter);
+  });
+});
+
+describe('addUsage', () => {
+  it('sums counts, and costs when both sides have one', () => {
+    const a = { input: 1, output: 2, cacheRead: 3, cacheWrite: 4, totalTokens: 10, cost: { input: 0.1, output: 0.2, cacheRead: 0, cacheWrite: 0, total: 0.3 } };
+    expect(addUsage(a, a)).toEqual({ input: 2, output: 4, cacheRead: 6, cacheWrite: 8, totalTokens: 20, cost: { input: 0.2, output: 0.4, cacheRead: 0, cacheWrite: 0, total: 0.6 } });
+    const { cost: _, ...bare } = a;
+    expect(addUsage(a, bare)).toEqual({ input: 2, output: 4, cacheRead: 6, cacheWrite: 8, totalTokens: 20 });
+    expect(addUsage(undefined, bare)).toBe(bare);
+    expect(addUsage(bare, undefined)).toBe(bare);
+  });
+});
 
 describe('compact', () => {
   it('asks for a structured summary of the serialized history, with the file lists closing it', async () => {
