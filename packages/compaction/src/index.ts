@@ -4,10 +4,11 @@ export {
   type CompactionAcc,
   type CompactionContext,
   type CompactionHooks,
-  type CompactionMeta,
+  type CompactorMeta,
   type CompactionOutcome,
   type CompactionStrategyName,
   type Compactor,
+  compactionDoneMeta,
   NoOpCompactor,
   runAfterCompactHooks,
 } from './compactor.js';
