@@ -1,6 +1,6 @@
 import type { Entry } from '@tiller/core';
 import { describe, expectTypeOf, it } from 'vitest';
-import type { CompactionAcc, CompactionContext, CompactorMeta, CompactionOutcome, Compactor } from './compactor.js';
+import type { CompactionAcc, CompactionContext, CompactionMeta, CompactionOutcome, Compactor } from './compactor.js';
 import { NoOpCompactor } from './compactor.js';
 import type { CompactionErrorCode } from './errors.js';
 import type { PolicyManifest } from './policy.js';
@@ -17,7 +17,7 @@ describe('the Compactor contract', () => {
   });
 
   it('has the numbers and the dropped entries only on a compaction', () => {
-    const meta = {} as CompactorMeta;
+    const meta = {} as CompactionMeta;
     if (meta.compacted) {
       expectTypeOf(meta.dropped).toEqualTypeOf<readonly Entry[]>();
       expectTypeOf(meta.tokensRemoved).toBeNumber();

@@ -32,7 +32,7 @@ export interface CompactionContext {
 export type CompactionStrategyName = 'summarize' | 'clearToolResults' | 'keepTail';
 
 /** What happened. `compacted: false` leaves the log alone; `error` says why when it failed. */
-export type CompactorMeta =
+export type CompactionMeta =
   | { compacted: false; appended: readonly Entry[]; error?: Error | undefined; skipped?: string | undefined }
   | {
       compacted: true;
@@ -51,7 +51,7 @@ export type CompactorMeta =
 
 export interface CompactionOutcome {
   acc: CompactionAcc;
-  meta: CompactorMeta;
+  meta: CompactionMeta;
 }
 
 /**
@@ -78,7 +78,7 @@ export const NoOpCompactor: Compactor<undefined> = Object.freeze({
  * The meta the core's `compaction.done` event carries: plain JSON for the journal, so the error is
  * its message (and code), and the entries that left the context are named by id (the log holds them).
  */
-export function compactionDoneMeta(meta: CompactorMeta): CompactionDoneMeta {
+export function compactionDoneMeta(meta: CompactionMeta): CompactionDoneMeta {
   if (!meta.compacted) {
     return {
       compacted: false,
@@ -92,7 +92,7 @@ export function compactionDoneMeta(meta: CompactorMeta): CompactionDoneMeta {
     tokensBefore: meta.tokensBefore,
     tokensAfter: meta.tokensAfter,
     tokensRemoved: meta.tokensRemoved,
-    droppedIds: meta.dropped.map((entry) => entry.id),
+    droppedEntryIds: meta.dropped.map((entry) => entry.id),
     clearedEntryIds: [...meta.clearedEntryIds],
     midRound: meta.midRound,
     ...(meta.summarizerUsage ? { summarizerUsage: meta.summarizerUsage } : {}),
@@ -101,14 +101,14 @@ export function compactionDoneMeta(meta: CompactorMeta): CompactionDoneMeta {
 
 /** Listeners told about a compaction that removed something from the context. */
 export interface CompactionHooks {
-  afterCompact?: Array<(meta: Extract<CompactorMeta, { compacted: true }>) => void | Promise<void>> | undefined;
+  afterCompact?: Array<(meta: Extract<CompactionMeta, { compacted: true }>) => void | Promise<void>> | undefined;
 }
 
 /**
  * Runs the `afterCompact` hooks, in order, when entries left the context; a compaction that only
  * cleared tool results, or none at all, runs nothing. Returns how many ran.
  */
-export async function runAfterCompactHooks(hooks: CompactionHooks | undefined, meta: CompactorMeta): Promise<number> {
+export async function runAfterCompactHooks(hooks: CompactionHooks | undefined, meta: CompactionMeta): Promise<number> {
   if (!meta.compacted || meta.dropped.length === 0 || !hooks?.afterCompact) return 0;
   for (const hook of hooks.afterCompact) await hook(meta);
   return hooks.afterCompact.length;

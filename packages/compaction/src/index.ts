@@ -4,7 +4,7 @@ export {
   type CompactionAcc,
   type CompactionContext,
   type CompactionHooks,
-  type CompactorMeta,
+  type CompactionMeta,
   type CompactionOutcome,
   type CompactionStrategyName,
   type Compactor,

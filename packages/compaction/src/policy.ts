@@ -46,6 +46,7 @@ export interface BindOptions {
 }
 
 export interface ContextObservation {
+  /** Turns admitted so far, the current one included. */
   turnsUsed: number;
   contextTokens: number;
   contextWindow: number;

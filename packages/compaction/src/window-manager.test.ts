@@ -3,7 +3,7 @@ import { buildContext, CompactionMeta as CoreCompactionMeta } from '@tiller/core
 import { describe, expect, it } from 'vitest';
 import { assistant, call, type Draft, extend, pathOf, result, turn, user, words } from '../test/paths.js';
 import { scriptedSummarizer } from '../test/scripted-summarizer.js';
-import { type CompactionContext, type CompactorMeta, compactionDoneMeta, NoOpCompactor, runAfterCompactHooks } from './compactor.js';
+import { type CompactionContext, type CompactionMeta, compactionDoneMeta, NoOpCompactor, runAfterCompactHooks } from './compactor.js';
 import { CompactionConfigError, CompactionError } from './errors.js';
 import { estimateTokens } from './estimate-tokens.js';
 import { createTokenLedger } from './token-ledger.js';
@@ -151,6 +151,20 @@ describe('WindowManager', () => {
     expect(meta).toMatchObject({ compacted: false, appended: [], skipped: expect.stringMatching(/^the context would not shrink \(\d+ -> \d+ tokens\)$/) });
   });
 
+  it('reports an aborted compaction and appends nothing', async () => {
+    const summarizer = scriptedSummarizer({ hold: true });
+    const manager = WindowManager({ strategy: 'summarize', summarizer, ...config });
+    const controller = new AbortController();
+    const acc = { path: pathOf(...toolLoop(30)) };
+    const pending = manager.maybeCompact(acc, ctx({ signal: controller.signal }));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    controller.abort(new Error('turn aborted'));
+    summarizer.release();
+    const { acc: after, meta } = await pending;
+    expect(after).toBe(acc);
+    expect(meta).toMatchObject({ compacted: false, appended: [], error: { name: 'CompactionError', code: 'aborted' } });
+  });
+
   it('reports a failed summary and appends nothing', async () => {
     const manager = WindowManager({ strategy: 'summarize', summarizer: scriptedSummarizer({ reply: () => Promise.reject(new Error('model down')) }), ...config });
     const acc = { path: pathOf(...toolLoop(30)) };
@@ -196,7 +210,7 @@ describe('compactionDoneMeta', () => {
     const forCore = compactionDoneMeta(done.meta);
     expect(JSON.parse(JSON.stringify(forCore))).toEqual(forCore);
     expect(CoreCompactionMeta.parse(forCore)).toEqual(forCore);
-    expect(forCore).toMatchObject({ compacted: true, strategy: 'summarize', droppedIds: ids(done.meta.dropped), tokensRemoved: done.meta.tokensRemoved });
+    expect(forCore).toMatchObject({ compacted: true, strategy: 'summarize', droppedEntryIds: ids(done.meta.dropped), tokensRemoved: done.meta.tokensRemoved });
     expect(compactionDoneMeta(failed.meta)).toEqual({ compacted: false, error: 'the summarizer returned an empty summary (turn-prefix)', errorCode: 'summarization_failed' });
     expect(compactionDoneMeta({ compacted: false, appended: [] })).toEqual({ compacted: false });
   });
@@ -204,8 +218,8 @@ describe('compactionDoneMeta', () => {
 
 describe('runAfterCompactHooks', () => {
   it('runs the hooks only when entries left the context', async () => {
-    const seen: CompactorMeta[] = [];
-    const hooks = { afterCompact: [(meta: CompactorMeta) => void seen.push(meta)] };
+    const seen: CompactionMeta[] = [];
+    const hooks = { afterCompact: [(meta: CompactionMeta) => void seen.push(meta)] };
     const summarized = await WindowManager({ strategy: 'summarize', summarizer: scriptedSummarizer(), ...config }).maybeCompact({ path: pathOf(...toolLoop(30)) }, ctx());
     const cleared = await WindowManager({ strategy: 'clearToolResults', ...config }).maybeCompact({ path: pathOf(...toolLoop(30)) }, ctx());
     expect(cleared.meta.compacted).toBe(true);

@@ -2,7 +2,7 @@ import type { CompactionEntry, Entry, FileLists, Usage } from '@tiller/core';
 import { compactionSummaryMessage } from '@tiller/core';
 import { z } from 'zod';
 import { compact } from './compact.js';
-import type { CompactionAcc, CompactionContext, CompactorMeta, CompactionOutcome, CompactionStrategyName, Compactor } from './compactor.js';
+import type { CompactionAcc, CompactionContext, CompactionMeta, CompactionOutcome, CompactionStrategyName, Compactor } from './compactor.js';
 import { entryRole } from './entry-roles.js';
 import { CompactionConfigError } from './errors.js';
 import { estimateTokens } from './estimate-tokens.js';
@@ -161,7 +161,7 @@ export function WindowManager(options: WindowManagerInput): WindowManager {
           },
         };
         ledger.append(entry);
-        const meta: CompactorMeta = {
+        const meta: CompactionMeta = {
           compacted: true,
           appended: [entry],
           strategy: config.strategy satisfies CompactionStrategyName,
