@@ -51,6 +51,18 @@ describe('WindowManager', () => {
     }
   });
 
+  it('decides from the ledger without estimating a single message', async () => {
+    const counted: string[] = [];
+    const counter = { name: 'spy', count: (text: string) => (counted.push(text), Math.ceil(text.length / 4)) };
+    const manager = WindowManager({ strategy: 'summarize', summarizer: scriptedSummarizer(), counter, ...config });
+    const path = pathOf(...toolLoop(20));
+    const ledger = createTokenLedger(path, { counter });
+    counted.length = 0;
+    const outcome = await manager.maybeCompact({ path, ledger }, ctx({ midRound: true }));
+    expect(outcome.meta.compacted).toBe(false);
+    expect(counted).toEqual([]);
+  });
+
   it('summarizes over the window: one compaction entry appended, the context back under the line', async () => {
     const summarizer = scriptedSummarizer();
     const manager = WindowManager({ strategy: 'summarize', summarizer, ...config });
