@@ -107,13 +107,16 @@ const stale = { actions: 'noteStale' } as const;
  */
 export const turnMachine = turnSetup.createMachine({
   id: 'turn',
+  // XState builds an initial snapshot inside every pure `transition()` call, with no input;
+  // so this must be cheap and must not throw without one (a throw costs a stack trace per step).
   context: ({ input }) => {
-    const entries = AppendOnlyList.from(input.entries);
+    const config = input ?? { maxIterations: 0, entries: [] };
+    const entries = AppendOnlyList.from(config.entries);
     return {
-      maxIterations: input.maxIterations,
+      maxIterations: config.maxIterations,
       entries,
       persisted: entries.length,
-      view: AppendOnlyList.from<Message>(buildContext(input.entries)),
+      view: AppendOnlyList.from<Message>(buildContext(config.entries)),
       queue: [],
       turn: null,
       lastOutcome: null,
