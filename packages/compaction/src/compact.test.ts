@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assistant, call, extend, pathOf, result, turn, user, words } from '../test/paths.js';
-import { scriptedSummarizer } from '../test/scripted-summarizer.js';
+import { scriptedSummarizer } from '@tiller/testing';
 import { buildContext, CompactionEntry } from '@tiller/core';
 import { compact } from './compact.js';
 import { compactionEntry } from './compaction-entry.js';

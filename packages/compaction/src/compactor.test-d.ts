@@ -1,4 +1,5 @@
 import type { Entry } from '@tiller/core';
+import type { ScriptedSummarizer } from '@tiller/testing';
 import { describe, expectTypeOf, it } from 'vitest';
 import type { CompactionAcc, CompactionContext, CompactionMeta, CompactionOutcome, Compactor } from './compactor.js';
 import { NoOpCompactor } from './compactor.js';
@@ -32,6 +33,8 @@ describe('the Compactor contract', () => {
   it('lets any async function be a summarizer', () => {
     const local = { summarize: async (request: SummarizeRequest) => ({ text: request.prompt.slice(0, 10) }) };
     expectTypeOf(local).toExtend<Summarizer>();
+    // The test double in @tiller/testing is declared by shape; it must stay a Summarizer.
+    expectTypeOf<ScriptedSummarizer>().toExtend<Summarizer>();
     expectTypeOf<CompactionErrorCode>().toEqualTypeOf<'aborted' | 'summarization_failed' | 'invalid_session'>();
   });
 

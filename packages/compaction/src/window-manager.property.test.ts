@@ -3,7 +3,7 @@ import { buildContext } from '@tiller/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { assistant, call, type Draft, extend, result, user, words } from '../test/paths.js';
-import { scriptedSummarizer } from '../test/scripted-summarizer.js';
+import { scriptedSummarizer } from '@tiller/testing';
 import { estimateTokens } from './estimate-tokens.js';
 import { createTokenLedger } from './token-ledger.js';
 import { WindowManager } from './window-manager.js';

@@ -2,7 +2,7 @@ import type { Entry, Message } from '@tiller/core';
 import { buildContext, CompactionMeta as CoreCompactionMeta } from '@tiller/core';
 import { describe, expect, it } from 'vitest';
 import { assistant, call, type Draft, extend, pathOf, result, turn, user, words } from '../test/paths.js';
-import { scriptedSummarizer } from '../test/scripted-summarizer.js';
+import { scriptedSummarizer } from '@tiller/testing';
 import { type CompactionContext, type CompactionMeta, compactionDoneMeta, NoOpCompactor, runAfterCompactHooks } from './compactor.js';
 import { CompactionConfigError, CompactionError } from './errors.js';
 import { estimateTokens } from './estimate-tokens.js';

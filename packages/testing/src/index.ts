@@ -1,4 +1,10 @@
 export { fixturePath, fixturesDir, readFixture, type FixtureName } from './fixtures.js';
+export {
+  scriptedSummarizer,
+  type ScriptedSummarizer,
+  type ScriptedSummarizerOptions,
+  type ScriptedSummaryRequest,
+} from './scripted-summarizer.js';
 export { createTurnDriver, userMessage, type DrivenStep, type TurnDriver } from '@tiller/core';
 export {
   TURN_MODEL_CONFIG,
