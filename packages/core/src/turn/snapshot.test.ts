@@ -15,9 +15,9 @@ describe('snapshot persistence', () => {
     expect(restored.value).toEqual({ tools: 'running' });
     expect(restored.context.view.length).toBe(2);
 
-    const [late] = [original.toolsDone()];
-    const [again] = [resumed.send(original.steps.at(-1)!.event)];
-    expect(JSON.stringify(again)).toBe(JSON.stringify(late));
+    const fromOriginal = original.toolsDone();
+    const fromRestored = resumed.send(original.steps.at(-1)!.event);
+    expect(JSON.stringify(fromRestored)).toBe(JSON.stringify(fromOriginal));
     expect(serializeSnapshot(resumed.snapshot)).toBe(serializeSnapshot(original.snapshot));
   });
 
