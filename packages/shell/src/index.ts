@@ -1,1 +1,14 @@
-export {};
+export { createAgent, type Agent, type UserInput } from './agent/create-agent.js';
+export { AgentLimits, AgentOptions, AgentOptionsError, type ResolvedAgentOptions } from './agent/agent-options.js';
+export type { AgentEvent, AgentEventType, AgentListener, ShellEvent } from './agent/agent-event.js';
+export { AgentBusyError, ApprovalError } from './agent/turn-runtime.js';
+export { CompactorContractError } from './agent/resolve-compaction.js';
+export type { InspectionRecord, InspectOption, InspectorLike } from './agent/inspection.js';
+export { retryDelay, type RetrySettings } from './agent/retry-delay.js';
+export type { ModelRequest, ModelStreamPart, TillerModel, ToolSpec } from './model/model.js';
+export { ModelError, type ModelErrorKind, type ModelFailure } from './model/model-error.js';
+export { defineTool, isTool, ToolDefinitionError, type Tool, type ToolContext, type ToolDefinition, type ToolOutput } from './tools/define-tool.js';
+export type { PolicyDecision, ToolPolicy } from './tools/policy.js';
+export { JOURNAL_FORMAT, JOURNAL_VERSION, JournalError, type JournalHeader, type JournalLine, effectDigest, parseJournalLines } from './journal/journal-format.js';
+export { fileJournal, journalPathFor, memoryJournal, type JournalStore } from './journal/journal-store.js';
+export { replayJournal, type JournalDivergence, type JournalReplay, type ReplayJournalOptions } from './journal/replay-journal.js';

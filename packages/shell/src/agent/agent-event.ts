@@ -1,0 +1,29 @@
+import type { BoundaryReason, LlmFailure, ProgressEvent, StopReason, Usage } from '@tiller/core';
+
+/** What the shell itself reports, beside the core's progress events. Every one carries its time. */
+export type ShellEvent =
+  | { type: 'llm.started'; callId: string; attempt: number; at: string }
+  | { type: 'llm.finished'; callId: string; stopReason: StopReason; usage?: Usage | undefined; at: string }
+  | { type: 'llm.retry'; callId: string; attempt: number; delayMs: number; error: LlmFailure; at: string }
+  | { type: 'text.delta'; callId: string; delta: string; at: string }
+  | { type: 'thinking.delta'; callId: string; delta: string; at: string }
+  | { type: 'toolcall.delta'; callId: string; toolCallId: string; toolName: string; delta: string; at: string }
+  | { type: 'tool.started'; batchId: string; toolCallId: string; toolName: string; at: string }
+  | { type: 'tool.finished'; batchId: string; toolCallId: string; toolName: string; isError: boolean; durationMs: number; at: string }
+  | { type: 'tool.interrupted'; batchId: string; toolCallId: string; toolName: string; rerun: boolean; at: string }
+  | {
+      type: 'compaction.started';
+      compactionId: string;
+      midRound: boolean;
+      reason: BoundaryReason;
+      force: boolean;
+      /** The context's estimated size before the compactor ran. */
+      tokensBefore: number;
+      at: string;
+    }
+  | { type: 'shell.error'; where: string; message: string; at: string };
+
+/** Everything a subscriber hears: the core's progress (turn, messages, tools, approvals, compaction, end) and the shell's. */
+export type AgentEvent = ProgressEvent | ShellEvent;
+export type AgentEventType = AgentEvent['type'];
+export type AgentListener = (event: AgentEvent) => void;

@@ -1,0 +1,105 @@
+import { NoOpCompactor, type CompactionHooks, type Compactor } from '@tiller/compaction';
+import type { SessionLog } from '@tiller/session';
+import { z } from 'zod';
+import type { TillerModel } from '../model/model.js';
+import { isTool, type Tool } from '../tools/define-tool.js';
+import type { ToolPolicy } from '../tools/policy.js';
+import type { JournalStore } from '../journal/journal-store.js';
+import type { InspectOption } from './inspection.js';
+
+const fn = <T>(what: string) => z.custom<T>((value) => typeof value === 'function', { message: `expected ${what}` });
+const ms = z.number().int().positive();
+
+export const AgentLimits = z.strictObject({
+  /** Model calls with tools per turn; then one final call without tools. */
+  maxIterations: z.number().int().nonnegative().default(25),
+  maxToolConcurrency: z.number().int().positive().default(4),
+  /** Per tool call, unless the tool sets its own `timeoutMs`. */
+  toolTimeoutMs: ms.default(120_000),
+  /** Text of one tool result beyond this is cut, with a note saying so. */
+  maxToolOutputChars: z.number().int().positive().default(50_000),
+  /** A parked approval denies after this long. */
+  approvalTimeoutMs: ms.default(300_000),
+  /** Retries of a transient model error (not counting the first attempt). */
+  maxRetries: z.number().int().nonnegative().default(3),
+  retryBaseDelayMs: z.number().int().nonnegative().default(1_000),
+  retryMaxDelayMs: z.number().int().nonnegative().default(30_000),
+});
+export type AgentLimits = z.output<typeof AgentLimits>;
+
+export const AgentOptions = z.strictObject({
+  model: z.custom<TillerModel>(
+    (value) => typeof (value as TillerModel | undefined)?.stream === 'function' && typeof (value as TillerModel).id === 'string',
+    { message: 'expected a Tiller model (an object with an id and stream(request)); wrap an AI SDK model with fromLanguageModel(model)' },
+  ),
+  tools: z
+    .array(z.custom<Tool>(isTool, { message: 'expected a tool made by defineTool' }))
+    .default([])
+    .superRefine((tools, ctx) => {
+      const seen = new Set<string>();
+      for (const [i, tool] of tools.entries()) {
+        if (seen.has(tool.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `duplicate tool name "${tool.name}"` });
+        seen.add(tool.name);
+      }
+    }),
+  compactor: z
+    .custom<Compactor<unknown>>((value) => typeof (value as Compactor<unknown> | undefined)?.maybeCompact === 'function', {
+      message: 'expected a Compactor (an object with maybeCompact(acc, ctx, opts)), such as NoOpCompactor or WindowManager(...)',
+    })
+    .default(NoOpCompactor as Compactor<unknown>),
+  /** Passed to the compactor as `opts` at every boundary. */
+  compactorOptions: z.unknown().optional(),
+  session: z
+    .custom<SessionLog>((value) => typeof (value as SessionLog | undefined)?.append === 'function' && typeof (value as SessionLog).path === 'function', {
+      message: 'expected a SessionLog (createSessionLog(store))',
+    })
+    .optional(),
+  journal: z
+    .custom<JournalStore>((value) => typeof (value as JournalStore | undefined)?.append === 'function', {
+      message: 'expected a JournalStore (memoryJournal() or fileJournal(path))',
+    })
+    .optional(),
+  policy: fn<ToolPolicy>('a function (call) => {decision: "allow"} | {decision: "deny", rationale} | {decision: "ask"}').optional(),
+  hooks: z
+    .strictObject({
+      afterCompact: z.array(fn<NonNullable<CompactionHooks['afterCompact']>[number]>('a function (meta) => void')).optional(),
+    })
+    .default({}),
+  limits: AgentLimits.default(AgentLimits.parse({})),
+  systemPrompt: z.string().optional(),
+  inspect: z
+    .custom<InspectOption>(
+      (value) =>
+        typeof value === 'function' ||
+        (typeof value === 'object' && value !== null && ['actor', 'event', 'snapshot'].every((k) => typeof (value as Record<string, unknown>)[k] === 'function')),
+      { message: 'expected an inspector (with actor, event and snapshot methods, as from @statelyai/inspect) or a function' },
+    )
+    .optional(),
+});
+export type AgentOptions = z.input<typeof AgentOptions>;
+export type ResolvedAgentOptions = z.output<typeof AgentOptions>;
+
+export class AgentOptionsError extends Error {
+  override readonly name = 'AgentOptionsError';
+}
+
+/** Validates the options; the error names each bad option and what was expected. */
+export function resolveAgentOptions(options: AgentOptions, entryPoint = 'createAgent'): ResolvedAgentOptions {
+  const parsed = AgentOptions.safeParse(options);
+  if (!parsed.success) throw new AgentOptionsError(`${entryPoint}: invalid options:\n${z.prettifyError(parsed.error)}`);
+  const resolved = parsed.data;
+  try {
+    resolved.compactor.validateOpts?.(resolved.compactorOptions, `${entryPoint} (compactorOptions)`);
+  } catch (error) {
+    throw new AgentOptionsError(`${entryPoint}: invalid compactorOptions: ${(error as Error).message}`);
+  }
+  if (resolved.compactor.needsWindow?.(resolved.compactorOptions) && resolved.model.contextWindow === undefined) {
+    // The compactor may still find the window in its catalog; only a missing entry there is an error.
+    try {
+      (resolved.compactor as { windowFor?: (model: string, opts?: unknown) => number }).windowFor?.(resolved.model.id, resolved.compactorOptions);
+    } catch (error) {
+      throw new AgentOptionsError(`${entryPoint}: the compactor needs the model's context window: ${(error as Error).message}; set model.contextWindow`);
+    }
+  }
+  return resolved;
+}

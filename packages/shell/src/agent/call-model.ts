@@ -1,0 +1,78 @@
+import { estimateContextTokens } from '@tiller/compaction';
+import type { CallLlmEffect, LlmFailure, TurnEventOf } from '@tiller/core';
+import { abortableDelay } from '../abortable-delay.js';
+import type { TillerModel, ToolSpec } from '../model/model.js';
+import { toModelFailure } from '../model/model-error.js';
+import type { ShellEvent } from './agent-event.js';
+import type { AgentLimits } from './agent-options.js';
+import { retryDelay } from './retry-delay.js';
+
+export interface CallModelDeps {
+  model: TillerModel;
+  toolSpecs: ToolSpec[];
+  systemPrompt: string | undefined;
+  promptTokens: number;
+  limits: AgentLimits;
+  signal: AbortSignal;
+  publish(event: ShellEvent): void;
+  now(): string;
+}
+
+type Answer = TurnEventOf<'llm.done'> | TurnEventOf<'llm.failed'>;
+
+/**
+ * Carries out `call_llm`: streams the model (deltas to subscribers), retries transient errors
+ * with backoff, and answers with the final message or the classified failure.
+ */
+export async function callModel(effect: CallLlmEffect, deps: CallModelDeps): Promise<Answer> {
+  const { model, signal } = deps;
+  const messages = effect.context.toArray();
+  const failed = (error: LlmFailure): Answer => ({ type: 'llm.failed', callId: effect.callId, at: deps.now(), error });
+  if (model.contextWindow !== undefined) {
+    const tokens = estimateContextTokens(messages).tokens + deps.promptTokens;
+    if (tokens > model.contextWindow) {
+      return failed({ kind: 'overflow', message: `the request (about ${tokens} tokens) is larger than the ${model.contextWindow}-token window of ${model.id}` });
+    }
+  }
+  for (let attempt = 1; ; attempt++) {
+    deps.publish({ type: 'llm.started', callId: effect.callId, attempt, at: deps.now() });
+    try {
+      const stream = model.stream({ messages, tools: effect.final ? [] : deps.toolSpecs, system: deps.systemPrompt, signal });
+      for await (const part of stream) {
+        switch (part.type) {
+          case 'text-delta':
+            deps.publish({ type: 'text.delta', callId: effect.callId, delta: part.delta, at: deps.now() });
+            break;
+          case 'thinking-delta':
+            deps.publish({ type: 'thinking.delta', callId: effect.callId, delta: part.delta, at: deps.now() });
+            break;
+          case 'toolcall-delta':
+            deps.publish({ type: 'toolcall.delta', callId: effect.callId, toolCallId: part.toolCallId, toolName: part.toolName, delta: part.delta, at: deps.now() });
+            break;
+          case 'done': {
+            const at = deps.now();
+            deps.publish({ type: 'llm.finished', callId: effect.callId, stopReason: part.stopReason, usage: part.usage, at });
+            const message = { ...part.message, model: part.message.model ?? model.id, stopReason: part.stopReason, ...(part.usage ? { usage: part.usage } : {}) };
+            return { type: 'llm.done', callId: effect.callId, at, message, stopReason: part.stopReason, ...(part.usage ? { usage: part.usage } : {}) };
+          }
+          default: {
+            const unknown: never = part;
+            throw new TypeError(`unknown model stream part ${JSON.stringify(unknown)}`);
+          }
+        }
+      }
+      if (signal.aborted) return failed(toModelFailure(undefined, signal));
+      return failed({ kind: 'fatal', message: `the stream of ${model.id} ended without a final message` });
+    } catch (error) {
+      const failure = toModelFailure(error, signal);
+      if (failure.kind !== 'transient' || attempt > deps.limits.maxRetries) return failed({ kind: failure.kind, message: failure.message });
+      const delayMs = retryDelay(attempt, deps.limits, failure.retryAfterMs);
+      deps.publish({ type: 'llm.retry', callId: effect.callId, attempt, delayMs, error: { kind: failure.kind, message: failure.message }, at: deps.now() });
+      try {
+        await abortableDelay(delayMs, signal);
+      } catch {
+        return failed(toModelFailure(undefined, signal));
+      }
+    }
+  }
+}

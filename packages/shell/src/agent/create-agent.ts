@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import { type ApprovalDecision, start, type ToolCallPart, type TurnOutcome, type TurnSnapshot, UserMessage } from '@tiller/core';
+import { createSessionLog, MemoryStore, type SessionLog } from '@tiller/session';
+import { z } from 'zod';
+import { fileJournal, journalPathFor, memoryJournal, type JournalStore } from '../journal/journal-store.js';
+import type { AgentEvent, AgentListener } from './agent-event.js';
+import { AgentOptionsError, resolveAgentOptions, type AgentOptions, type ResolvedAgentOptions } from './agent-options.js';
+import { AgentBusyError, createTurnRuntime, journalHeader, type RuntimeInit, type TurnRuntime } from './turn-runtime.js';
+
+/** What a host sends as a prompt, a steering message or a follow-up: text, or a full user message. */
+export type UserInput = string | UserMessage;
+
+export interface Agent extends AsyncIterable<AgentEvent> {
+  /** The core's current snapshot (read-only). */
+  readonly snapshot: TurnSnapshot;
+  readonly session: SessionLog;
+  readonly journal: JournalStore;
+  /** Runs a turn; resolves with how it ended. Throws `AgentBusyError` while a turn runs. */
+  prompt(input: UserInput): Promise<TurnOutcome>;
+  /** A message for the model at the next boundary of the running turn (after the current tool batch). */
+  steer(input: UserInput): Promise<void>;
+  /** A message that starts another model call when the turn would otherwise end. */
+  followUp(input: UserInput): Promise<void>;
+  /** Stops the running turn: the model stream and every running tool get the abort; the core closes the transcript. */
+  abort(reason?: string): Promise<void>;
+  /** Decides parked tool calls; once every asked call has a decision, the batch goes on. */
+  approve(decisions: ApprovalDecision | readonly ApprovalDecision[]): void;
+  /** Tool calls waiting for `approve`. */
+  pendingApprovals(): ToolCallPart[];
+  /** Resolves when no turn runs, with the last outcome. */
+  idle(): Promise<TurnOutcome | null>;
+  subscribe(listener: AgentListener): () => void;
+  /** Every event from now on; ends when the agent closes. */
+  events(): AsyncIterableIterator<AgentEvent>;
+  /** Aborts a running turn, waits for the work in flight, ends the event iterators. The session stays open. */
+  close(): Promise<void>;
+}
+
+/** Creates an agent over a session (an empty in-memory one by default). Throws `AgentOptionsError` for bad options. */
+export function createAgent(options: AgentOptions): Agent {
+  const resolved = resolveAgentOptions(options);
+  const session = resolved.session ?? createSessionLog(new MemoryStore());
+  const journal = resolved.journal ?? defaultJournal(session);
+  const snapshot = start({ maxIterations: resolved.limits.maxIterations, entries: session.path() });
+  return hostApi(resolved, { options: resolved, session, journal, snapshot, header: journalHeader(resolved, session), nextSeq: 0 });
+}
+
+function defaultJournal(session: SessionLog): JournalStore {
+  const path = (session.store as { path?: unknown }).path;
+  return typeof path === 'string' ? fileJournal(journalPathFor(path)) : memoryJournal();
+}
+
+const now = () => new Date().toISOString();
+
+function toUserMessage(input: UserInput, method: string): UserMessage {
+  const message = typeof input === 'string' ? { role: 'user' as const, content: input } : input;
+  const parsed = UserMessage.safeParse(message);
+  if (!parsed.success) throw new AgentOptionsError(`agent.${method}: invalid message:\n${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+/** The host API over a runtime; `resumeAgent` builds the same over a replayed snapshot. */
+export function hostApi(_options: ResolvedAgentOptions, init: RuntimeInit, made?: TurnRuntime): Agent {
+  const runtime = made ?? createTurnRuntime(init);
+  let starting = false;
+  const agent: Agent = {
+    get snapshot() {
+      return runtime.snapshot;
+    },
+    session: init.session,
+    journal: init.journal,
+    async prompt(input) {
+      const message = toUserMessage(input, 'prompt');
+      if (starting || runtime.snapshot.context.turn) {
+        throw new AgentBusyError('agent.prompt: a turn is running; use steer() or followUp(), or wait for idle()');
+      }
+      starting = true;
+      try {
+        const turnId = randomUUID();
+        const { outcome } = runtime.startTurn(turnId);
+        await runtime.feed({ type: 'turn.start', turnId, at: now(), message });
+        return await outcome;
+      } finally {
+        starting = false;
+      }
+    },
+    steer: (input) => runtime.feed({ type: 'steer', at: now(), message: toUserMessage(input, 'steer') }),
+    followUp: (input) => runtime.feed({ type: 'follow_up', at: now(), message: toUserMessage(input, 'followUp') }),
+    async abort(reason) {
+      if (!runtime.snapshot.context.turn) return;
+      const why = reason ?? 'aborted by the host';
+      runtime.abortSignal(why);
+      await runtime.feed({ type: 'abort', at: now(), reason: why });
+    },
+    approve: (decisions) => runtime.decide(Array.isArray(decisions) ? decisions : [decisions as ApprovalDecision]),
+    pendingApprovals: () => runtime.pendingApprovals(),
+    idle: () => runtime.idle(),
+    subscribe: (listener) => runtime.subscribe(listener),
+    events: () => runtime.events(),
+    [Symbol.asyncIterator]: () => runtime.events(),
+    async close() {
+      if (runtime.snapshot.context.turn) await agent.abort('the agent was closed');
+      await runtime.close();
+    },
+  };
+  return agent;
+}

@@ -1,0 +1,109 @@
+import { type CompactionHooks, type CompactionMeta, type Compactor, runAfterCompactHooks, type TokenLedger } from '@tiller/compaction';
+import type { CompactionMeta as CoreCompactionMeta, Entry, MaybeCompactEffect, TurnEventOf } from '@tiller/core';
+import type { ShellEvent } from './agent-event.js';
+
+export interface CompactionDeps {
+  compactor: Compactor<unknown>;
+  compactorOptions: unknown;
+  /** The session path the turn stands on, and the ledger that follows it. */
+  path: readonly Entry[];
+  ledger: TokenLedger;
+  modelId: string;
+  window: number | undefined;
+  promptTokens: number;
+  hooks: CompactionHooks;
+  signal: AbortSignal;
+  publish(event: ShellEvent): void;
+  now(): string;
+}
+
+export class CompactorContractError extends Error {
+  override readonly name = 'CompactorContractError';
+}
+
+/**
+ * Carries out `maybe_compact`: asks the compactor, checks that it only appended to the path (if
+ * not, nothing it returned is kept and the turn goes on uncompacted), runs the `afterCompact` hooks,
+ * and answers with the appended entries.
+ */
+export async function resolveCompaction(
+  effect: MaybeCompactEffect,
+  deps: CompactionDeps,
+): Promise<{ event: TurnEventOf<'compaction.done'>; ledger: TokenLedger | undefined }> {
+  const estimate = deps.ledger.estimate();
+  deps.publish({
+    type: 'compaction.started',
+    compactionId: effect.compactionId,
+    midRound: effect.midRound,
+    reason: effect.reason,
+    force: effect.force,
+    tokensBefore: estimate.tokens + (estimate.anchored ? 0 : deps.promptTokens),
+    at: deps.now(),
+  });
+  const done = (meta: CoreCompactionMeta, appended: Entry[]): TurnEventOf<'compaction.done'> => ({
+    type: 'compaction.done',
+    compactionId: effect.compactionId,
+    at: deps.now(),
+    meta,
+    appended,
+  });
+  let outcome;
+  try {
+    outcome = await deps.compactor.maybeCompact(
+      { path: deps.path, ledger: deps.ledger },
+      {
+        model: deps.modelId,
+        window: deps.window,
+        promptTokens: deps.promptTokens,
+        midRound: effect.midRound,
+        force: effect.force,
+        reason: effect.reason,
+        signal: deps.signal,
+      },
+      deps.compactorOptions,
+    );
+  } catch (error) {
+    return { event: done({ compacted: false, error: `the compactor ${deps.compactor.name} threw: ${(error as Error).message}` }, []), ledger: undefined };
+  }
+  const problem = appendOnlyProblem(deps.path, outcome.acc.path, outcome.meta.appended);
+  if (problem) {
+    const message = `the compactor ${deps.compactor.name} broke its contract: ${problem}; its result was discarded`;
+    deps.publish({ type: 'shell.error', where: 'compaction', message, at: deps.now() });
+    return { event: done({ compacted: false, error: message }, []), ledger: undefined };
+  }
+  await runAfterCompactHooks(deps.hooks, outcome.meta);
+  return { event: done(plainMeta(outcome.meta), [...outcome.meta.appended]), ledger: outcome.acc.ledger };
+}
+
+/**
+ * What is wrong with a compactor's result, or null: its path must be the old one plus exactly the
+ * entries it reports appended. Checked at the seam and over the appended entries, so the cost does
+ * not grow with the session.
+ */
+function appendOnlyProblem(before: readonly Entry[], after: readonly Entry[], appended: readonly Entry[]): string | null {
+  if (after.length !== before.length + appended.length) {
+    return `its path has ${after.length} entries, expected ${before.length} plus the ${appended.length} it appended`;
+  }
+  if (before.length > 0 && after[before.length - 1]?.id !== before.at(-1)!.id) return 'it changed the entries it was given';
+  for (const [i, entry] of appended.entries()) {
+    if (after[before.length + i]?.id !== entry.id) return `appended[${i}] is not at the end of its path`;
+  }
+  return null;
+}
+
+/** The meta as the journal and subscribers get it: data only (ids for the dropped entries, the error's message). */
+function plainMeta(meta: CompactionMeta): CoreCompactionMeta {
+  if (!meta.compacted) {
+    return { compacted: false, ...(meta.error ? { error: meta.error.message } : {}), ...(meta.skipped ? { skipped: meta.skipped } : {}) };
+  }
+  return {
+    compacted: true,
+    strategy: meta.strategy,
+    tokensBefore: meta.tokensBefore,
+    tokensAfter: meta.tokensAfter,
+    tokensRemoved: meta.tokensRemoved,
+    midRound: meta.midRound,
+    droppedEntryIds: meta.dropped.map((e) => e.id),
+    clearedEntryIds: [...meta.clearedEntryIds],
+  };
+}

@@ -1,0 +1,337 @@
+import { createTokenLedger, type TokenLedger } from '@tiller/compaction';
+import {
+  type ApprovalDecision,
+  type BlockingEffect,
+  type Effect,
+  step,
+  type ToolCallPart,
+  type ToolOutcome,
+  type TurnEvent,
+  type TurnOutcome,
+  type TurnSnapshot,
+} from '@tiller/core';
+import type { SessionLog } from '@tiller/session';
+import { effectDigest, JOURNAL_FORMAT, JOURNAL_VERSION, type JournalLine } from '../journal/journal-format.js';
+import type { JournalStore } from '../journal/journal-store.js';
+import type { ToolSpec } from '../model/model.js';
+import type { Tool } from '../tools/define-tool.js';
+import { runToolBatch } from '../tools/run-tool-batch.js';
+import type { AgentEvent, AgentListener } from './agent-event.js';
+import type { ResolvedAgentOptions } from './agent-options.js';
+import { callModel } from './call-model.js';
+import { createEventHub } from './event-hub.js';
+import { createInspection } from './inspection.js';
+import { resolveCompaction } from './resolve-compaction.js';
+
+export class AgentBusyError extends Error {
+  override readonly name = 'AgentBusyError';
+}
+
+export class ApprovalError extends Error {
+  override readonly name = 'ApprovalError';
+}
+
+export interface RuntimeInit {
+  options: ResolvedAgentOptions;
+  session: SessionLog;
+  journal: JournalStore;
+  snapshot: TurnSnapshot;
+  /** Null when the journal segment exists already (a resumed agent continues it). */
+  header: Extract<JournalLine, { type: 'header' }> | null;
+  nextSeq: number;
+}
+
+/** Decisions gathered for the batch the turn waits on, and the timer that denies the rest. */
+interface ParkedApproval {
+  batchId: string;
+  decided: Map<string, ApprovalDecision>;
+  timer: NodeJS.Timeout | undefined;
+  /** The decisions went to the core; nothing more is taken for this batch. */
+  sent: boolean;
+}
+
+export interface TurnRuntime {
+  readonly snapshot: TurnSnapshot;
+  /** Feeds one input to the core and carries out its effects; inputs are applied one at a time, in call order. */
+  feed(input: TurnEvent): Promise<void>;
+  /** Carries out a blocking effect again (a resumed turn), with the tool outcomes already known. */
+  perform(effect: BlockingEffect, settled?: ReadonlyMap<string, ToolOutcome>): void;
+  startTurn(turnId: string): { outcome: Promise<TurnOutcome>; signal: AbortSignal };
+  abortSignal(reason: string): void;
+  decide(decisions: readonly ApprovalDecision[]): void;
+  pendingApprovals(): ToolCallPart[];
+  idle(): Promise<TurnOutcome | null>;
+  subscribe(listener: AgentListener): () => void;
+  events(): AsyncIterableIterator<AgentEvent>;
+  publish(event: AgentEvent): void;
+  close(): Promise<void>;
+}
+
+const now = () => new Date().toISOString();
+
+/**
+ * The one effect interpreter. Every input goes through `feed`: journal it, step the core, then
+ * carry out the effects in order (persist before the blocking effect). A blocking effect's work
+ * runs in the background and comes back through `feed` as the event that answers it, unless the
+ * turn moved on meanwhile (an abort), in which case the answer is dropped.
+ */
+export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
+  const { options, session, journal } = init;
+  const tools = new Map<string, Tool>(options.tools.map((t) => [t.name, t]));
+  const toolSpecs: ToolSpec[] = options.tools.map((t) => t.spec);
+  // About 4 characters a token: what the system prompt and tool definitions add to every request.
+  const promptTokens = Math.ceil(((options.systemPrompt?.length ?? 0) + JSON.stringify(toolSpecs).length) / 4);
+  const hub = createEventHub((error) =>
+    hub.publish({ type: 'shell.error', where: 'listener', message: error instanceof Error ? error.message : String(error), at: now() }),
+  );
+  const actorId = `tiller.turn:${init.header?.baseLeafId ?? session.leafId ?? 'root'}`;
+  const inspection = createInspection(options.inspect, actorId);
+
+  let snapshot = init.snapshot;
+  let ledger: TokenLedger = createTokenLedger(snapshot.context.entries.toArray());
+  let seq = init.nextSeq;
+  let header = init.header;
+  let queue: Promise<void> = Promise.resolve();
+  let controller = new AbortController();
+  let approval: ParkedApproval | null = null;
+  const waiters = new Map<string, (outcome: TurnOutcome) => void>();
+  let idleWaiters: Array<(outcome: TurnOutcome | null) => void> = [];
+  const inFlight = new Set<Promise<unknown>>();
+
+  inspection?.started(snapshot);
+
+  const pendingId = () => snapshot.context.turn?.pending?.id;
+
+  const syncLedger = () => {
+    const entries = snapshot.context.entries;
+    if (ledger.length > entries.length) ledger = createTokenLedger(entries.toArray());
+    else if (ledger.length < entries.length) ledger.appendAll(entries.slice(ledger.length));
+  };
+
+  const process = async (input: TurnEvent) => {
+    if (header) {
+      await journal.append(header);
+      header = null;
+    }
+    const result = step(snapshot, input);
+    snapshot = result.snapshot;
+    syncLedger();
+    await journal.append({ type: 'input', seq: seq++, input, effects: result.effects.map(effectDigest) });
+    inspection?.stepped(input, snapshot);
+    for (const effect of result.effects) await interpret(effect);
+  };
+
+  const enqueue = (job: () => Promise<void>): Promise<void> => {
+    const run = queue.then(job);
+    queue = run.catch((error) => hub.publish({ type: 'shell.error', where: 'feed', message: (error as Error).message, at: now() }));
+    return run;
+  };
+
+  const feed = (input: TurnEvent) => enqueue(() => process(input));
+
+  /** An answer counts only if the turn still waits on the effect it answers. */
+  const answer = (id: string, input: TurnEvent) => enqueue(async () => (pendingId() === id ? process(input) : undefined));
+
+  const launch = (id: string, where: string, work: () => Promise<TurnEvent>) => {
+    const job = work().then(
+      (input) => answer(id, input),
+      (error) => {
+        const message = `the shell failed while ${where}: ${error instanceof Error ? error.message : String(error)}`;
+        hub.publish({ type: 'shell.error', where, message, at: now() });
+        controller.abort(message);
+        return answer(id, { type: 'abort', at: now(), reason: message });
+      },
+    );
+    inFlight.add(job);
+    void job.finally(() => inFlight.delete(job));
+  };
+
+  const interpret = async (effect: Effect, settled?: ReadonlyMap<string, ToolOutcome>): Promise<void> => {
+    switch (effect.type) {
+      case 'persist':
+        await session.append(effect.entries);
+        return;
+      case 'emit':
+        hub.publish(effect.event);
+        if (effect.event.type === 'turn.ended') turnEnded(effect.event.outcome);
+        return;
+      case 'maybe_compact':
+        launch(effect.compactionId, 'compacting', async () => {
+          const { event, ledger: next } = await resolveCompaction(effect, {
+            compactor: options.compactor,
+            compactorOptions: options.compactorOptions,
+            path: snapshot.context.entries.toArray(),
+            ledger,
+            modelId: options.model.id,
+            window: options.model.contextWindow,
+            promptTokens,
+            hooks: options.hooks,
+            signal: controller.signal,
+            publish: hub.publish,
+            now,
+          });
+          if (next) ledger = next;
+          return event;
+        });
+        return;
+      case 'call_llm':
+        launch(effect.callId, 'calling the model', () =>
+          callModel(effect, {
+            model: options.model,
+            toolSpecs,
+            systemPrompt: options.systemPrompt,
+            promptTokens,
+            limits: options.limits,
+            signal: controller.signal,
+            publish: hub.publish,
+            now,
+          }),
+        );
+        return;
+      case 'run_tools':
+        launch(effect.batchId, 'running tools', async () => {
+          const result = await runToolBatch({
+            calls: effect.calls,
+            decisions: effect.decisions,
+            tools,
+            policy: options.policy,
+            signal: controller.signal,
+            maxConcurrency: options.limits.maxToolConcurrency,
+            defaultTimeoutMs: options.limits.toolTimeoutMs,
+            maxOutputChars: options.limits.maxToolOutputChars,
+            settled,
+            onStart: async (call) => {
+              await journal.append({ type: 'tool.started', batchId: effect.batchId, toolCallId: call.id });
+              hub.publish({ type: 'tool.started', batchId: effect.batchId, toolCallId: call.id, toolName: call.name, at: now() });
+            },
+            onFinish: async (call, outcome, durationMs) => {
+              await journal.append({ type: 'tool.finished', batchId: effect.batchId, toolCallId: call.id, outcome });
+              hub.publish({ type: 'tool.finished', batchId: effect.batchId, toolCallId: call.id, toolName: call.name, isError: outcome.isError, durationMs, at: now() });
+            },
+          });
+          return result.kind === 'ask'
+            ? { type: 'approval.needed', batchId: effect.batchId, at: now(), toolCallIds: result.toolCallIds }
+            : { type: 'tools.done', batchId: effect.batchId, at: now(), results: result.results };
+        });
+        return;
+      case 'request_approval':
+        park(effect.batchId, effect.calls);
+        return;
+      default: {
+        const unknown: never = effect;
+        throw new TypeError(`the shell cannot carry out effect ${JSON.stringify(unknown)}`);
+      }
+    }
+  };
+
+  /** What the turn waits on, when it waits for decisions (the snapshot is the truth, so a listener may decide at once). */
+  const asked = () => {
+    const pending = snapshot.context.turn?.pending;
+    return pending?.effect === 'request_approval' ? pending : null;
+  };
+
+  const approvalFor = (batchId: string): ParkedApproval => {
+    if (approval?.batchId !== batchId) {
+      if (approval) clearTimeout(approval.timer);
+      approval = { batchId, decided: new Map(), timer: undefined, sent: false };
+    }
+    return approval;
+  };
+
+  const park = (batchId: string, calls: ToolCallPart[]) => {
+    const parked = approvalFor(batchId);
+    if (parked.sent) return;
+    const timeoutMs = options.limits.approvalTimeoutMs;
+    parked.timer = setTimeout(() => {
+      const rationale = `No decision was made within ${timeoutMs} ms.`;
+      for (const call of calls) if (!parked.decided.has(call.id)) parked.decided.set(call.id, { toolCallId: call.id, decision: 'deny', rationale });
+      settleApproval(parked);
+    }, timeoutMs);
+  };
+
+  const settleApproval = (parked: ParkedApproval) => {
+    if (parked.sent) return;
+    clearTimeout(parked.timer);
+    parked.sent = true;
+    void answer(parked.batchId, { type: 'approval.decided', batchId: parked.batchId, at: now(), decisions: [...parked.decided.values()] });
+  };
+
+  const dropApproval = () => {
+    if (approval) clearTimeout(approval.timer);
+    approval = null;
+  };
+
+  const turnEnded = (outcome: TurnOutcome) => {
+    dropApproval();
+    waiters.get(outcome.turnId)?.(outcome);
+    waiters.delete(outcome.turnId);
+    const idle = idleWaiters;
+    idleWaiters = [];
+    for (const resolve of idle) resolve(outcome);
+  };
+
+  return {
+    get snapshot() {
+      return snapshot;
+    },
+    feed,
+    perform(effect, settled) {
+      void enqueue(() => interpret(effect, settled));
+    },
+    startTurn(turnId) {
+      controller = new AbortController();
+      const outcome = new Promise<TurnOutcome>((resolve) => waiters.set(turnId, resolve));
+      return { outcome, signal: controller.signal };
+    },
+    abortSignal(reason) {
+      controller.abort(reason);
+      dropApproval();
+    },
+    decide(decisions) {
+      const pending = asked();
+      if (!pending) throw new ApprovalError('no tool call is waiting for approval');
+      const waiting = new Set(pending.toolCallIds);
+      for (const decision of decisions) {
+        if (!waiting.has(decision.toolCallId)) {
+          throw new ApprovalError(`tool call "${decision.toolCallId}" is not waiting for approval (waiting: ${[...waiting].join(', ')})`);
+        }
+      }
+      const parked = approvalFor(pending.id);
+      if (parked.sent) throw new ApprovalError(`the decisions for batch "${pending.id}" were already given`);
+      for (const decision of decisions) parked.decided.set(decision.toolCallId, decision);
+      if (parked.decided.size === waiting.size) settleApproval(parked);
+    },
+    pendingApprovals() {
+      const pending = asked();
+      if (!pending) return [];
+      const decided = approval?.batchId === pending.id ? approval.decided : new Map<string, ApprovalDecision>();
+      const waiting = new Set(pending.toolCallIds.filter((id) => !decided.has(id)));
+      return (snapshot.context.turn?.batch?.calls ?? []).filter((c) => waiting.has(c.id));
+    },
+    idle() {
+      if (!snapshot.context.turn) return Promise.resolve(snapshot.context.lastOutcome);
+      return new Promise((resolve) => idleWaiters.push(resolve));
+    },
+    subscribe: hub.subscribe,
+    events: hub.iterate,
+    publish: hub.publish,
+    async close() {
+      dropApproval();
+      await Promise.allSettled([...inFlight]);
+      await queue;
+      hub.close();
+    },
+  };
+}
+
+export function journalHeader(options: ResolvedAgentOptions, session: SessionLog): Extract<JournalLine, { type: 'header' }> {
+  return {
+    type: 'header',
+    format: JOURNAL_FORMAT,
+    version: JOURNAL_VERSION,
+    maxIterations: options.limits.maxIterations,
+    baseLeafId: session.leafId,
+    baseSize: session.path().length,
+    createdAt: now(),
+  };
+}

@@ -1,0 +1,38 @@
+import type { LlmFailure } from '@tiller/core';
+
+export type ModelErrorKind = 'transient' | 'overflow' | 'fatal';
+
+/** A failed model call, classified so the shell knows whether to retry, compact or give up. */
+export class ModelError extends Error {
+  override readonly name = 'ModelError';
+  readonly kind: ModelErrorKind;
+  /** For `transient`: how long the provider asked us to wait (Retry-After). */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(kind: ModelErrorKind, message: string, options: { retryAfterMs?: number | undefined; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.kind = kind;
+    this.retryAfterMs = options.retryAfterMs;
+  }
+}
+
+/** A model failure as the shell handles it: the core's failure plus the provider's requested wait. */
+export interface ModelFailure extends LlmFailure {
+  retryAfterMs?: number | undefined;
+}
+
+/** How a thrown value ends a call: aborted when the turn's signal fired, else the error's own kind (fatal when unknown). */
+export function toModelFailure(error: unknown, signal: AbortSignal): ModelFailure {
+  if (signal.aborted) return { kind: 'aborted', message: abortReason(signal) };
+  if (error instanceof ModelError) {
+    return { kind: error.kind, message: error.message, ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }) };
+  }
+  return { kind: 'fatal', message: error instanceof Error ? error.message : String(error) };
+}
+
+export function abortReason(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  if (typeof reason === 'string') return reason;
+  if (reason instanceof Error && reason.name !== 'AbortError') return reason.message;
+  return 'aborted';
+}

@@ -1,0 +1,69 @@
+import type { ToolResultContentPart } from '@tiller/core';
+import { z } from 'zod';
+import type { ToolSpec } from '../model/model.js';
+
+export interface ToolContext {
+  /** Aborted when the turn is aborted or the tool's time is up. */
+  signal: AbortSignal;
+  toolCallId: string;
+}
+
+/**
+ * What a tool returns: text, structured content, or any JSON value (sent as JSON text).
+ * `isError` marks a result the model should read as a failure without the tool throwing.
+ */
+export type ToolOutput = string | { content: ToolResultContentPart[]; details?: unknown; isError?: boolean } | unknown;
+
+export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
+  name: string;
+  description: string;
+  /** The arguments' schema: the model is shown it as JSON Schema and every call is checked against it. */
+  input: S;
+  execute(args: z.output<S>, context: ToolContext): ToolOutput | Promise<ToolOutput>;
+  /** Per-call time limit; the agent's `limits.toolTimeoutMs` when omitted. */
+  timeoutMs?: number | undefined;
+  /** The whole batch runs one call at a time when it holds a call to this tool. */
+  sequential?: boolean | undefined;
+  /** Safe to run again: after a crash an unfinished call is re-run instead of reported interrupted. */
+  idempotent?: boolean | undefined;
+}
+
+export interface Tool<S extends z.ZodType = z.ZodType> extends ToolDefinition<S> {
+  readonly kind: 'tiller.tool';
+  readonly spec: ToolSpec;
+}
+
+export class ToolDefinitionError extends Error {
+  override readonly name = 'ToolDefinitionError';
+}
+
+const Definition = z.object({
+  name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'expected 1-64 letters, digits, "_" or "-" (what providers accept as a tool name)'),
+  description: z.string().min(1, 'expected a description the model can read'),
+  input: z.custom<z.ZodType>((v) => v instanceof z.ZodType, { message: 'expected a zod schema' }),
+  execute: z.custom<ToolDefinition['execute']>((v) => typeof v === 'function', { message: 'expected a function' }),
+  timeoutMs: z.number().int().positive().optional(),
+  sequential: z.boolean().optional(),
+  idempotent: z.boolean().optional(),
+});
+
+/** A tool the agent can run. Throws `ToolDefinitionError` naming the field when the definition is wrong. */
+export function defineTool<S extends z.ZodType>(definition: ToolDefinition<S>): Tool<S> {
+  const parsed = Definition.safeParse(definition);
+  if (!parsed.success) {
+    const name = typeof definition?.name === 'string' ? ` "${definition.name}"` : '';
+    throw new ToolDefinitionError(`defineTool${name}: invalid definition:\n${z.prettifyError(parsed.error)}`);
+  }
+  let inputSchema: Record<string, unknown>;
+  try {
+    inputSchema = z.toJSONSchema(definition.input, { target: 'draft-7', unrepresentable: 'any' }) as Record<string, unknown>;
+  } catch (error) {
+    throw new ToolDefinitionError(`defineTool "${definition.name}": input cannot be shown to a model as JSON Schema: ${(error as Error).message}`);
+  }
+  delete inputSchema.$schema;
+  return { ...definition, kind: 'tiller.tool', spec: { name: definition.name, description: definition.description, inputSchema } };
+}
+
+export function isTool(value: unknown): value is Tool {
+  return typeof value === 'object' && value !== null && (value as Tool).kind === 'tiller.tool';
+}

@@ -1,0 +1,130 @@
+import type { ToolCallPart } from '@tiller/core';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineTool, type Tool } from './define-tool.js';
+import { runToolBatch, type ToolBatchOptions } from './run-tool-batch.js';
+
+const call = (id: string, name: string, args: Record<string, unknown> = {}): ToolCallPart => ({ type: 'toolCall', id, name, args });
+
+function tracked(name: string, extra: Partial<Pick<Tool, 'sequential' | 'timeoutMs'>> = {}) {
+  const state = { running: 0, peak: 0, order: [] as string[] };
+  const tool = defineTool({
+    name,
+    description: `${name} for tests`,
+    input: z.object({ ms: z.number().default(5) }),
+    ...extra,
+    execute: async ({ ms }, { toolCallId }) => {
+      state.running += 1;
+      state.peak = Math.max(state.peak, state.running);
+      await new Promise((r) => setTimeout(r, ms));
+      state.running -= 1;
+      state.order.push(toolCallId);
+      return `${name} ${toolCallId}`;
+    },
+  });
+  return { tool, state };
+}
+
+function options(tools: Tool[], calls: ToolCallPart[], extra: Partial<ToolBatchOptions> = {}): ToolBatchOptions {
+  return {
+    calls,
+    decisions: [],
+    tools: new Map(tools.map((t) => [t.name, t])),
+    policy: undefined,
+    signal: new AbortController().signal,
+    maxConcurrency: 4,
+    defaultTimeoutMs: 1_000,
+    maxOutputChars: 1_000,
+    ...extra,
+  };
+}
+
+const textOf = (result: Awaited<ReturnType<typeof runToolBatch>>) => {
+  if (result.kind !== 'done') throw new Error('expected results');
+  return result.results.map((r) => ({ id: r.toolCallId, isError: r.isError, text: r.content.map((p) => (p.type === 'text' ? p.text : '')).join('') }));
+};
+
+describe('runToolBatch', () => {
+  it('runs in parallel up to the cap and returns results in the order of the calls', async () => {
+    const { tool, state } = tracked('work');
+    const calls = [call('a', 'work', { ms: 40 }), call('b', 'work', { ms: 5 }), call('c', 'work', { ms: 20 }), call('d', 'work', { ms: 5 })];
+    const result = await runToolBatch(options([tool], calls, { maxConcurrency: 2 }));
+    expect(state.peak).toBe(2);
+    expect(state.order).not.toEqual(['a', 'b', 'c', 'd']);
+    expect(textOf(result).map((r) => r.id)).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('runs the whole batch one at a time when one tool is sequential', async () => {
+    const { tool: work, state } = tracked('work');
+    const { tool: write } = tracked('write', { sequential: true });
+    const calls = [call('a', 'work', { ms: 20 }), call('b', 'write', { ms: 5 }), call('c', 'work', { ms: 5 })];
+    await runToolBatch(options([work, write], calls));
+    expect(state.peak).toBe(1);
+    expect(state.order).toEqual(['a', 'c']);
+  });
+
+  it('turns an unknown tool, bad arguments, a throw and a timeout into error results the model can read', async () => {
+    const boom = defineTool({ name: 'boom', description: 'throws', input: z.object({}), execute: () => { throw new Error('disk full'); } });
+    const slow = defineTool({ name: 'slow', description: 'never ends', input: z.object({}), timeoutMs: 20, execute: () => new Promise(() => {}) });
+    const { tool: work } = tracked('work');
+    const result = textOf(
+      await runToolBatch(options([boom, slow, work], [call('1', 'nope'), call('2', 'work', { ms: 'soon' }), call('3', 'boom'), call('4', 'slow')])),
+    );
+    expect(result.every((r) => r.isError)).toBe(true);
+    expect(result[0]!.text).toMatch(/Unknown tool "nope".*boom, slow, work/);
+    expect(result[1]!.text).toMatch(/Invalid arguments for tool "work"[\s\S]*ms[\s\S]*Call the tool again/);
+    expect(result[2]!.text).toBe('Tool "boom" failed: disk full');
+    expect(result[3]!.text).toMatch(/did not finish within 20 ms/);
+  });
+
+  it('cuts long output and says so', async () => {
+    const big = defineTool({ name: 'big', description: 'talks a lot', input: z.object({}), execute: () => 'x'.repeat(5_000) });
+    const [only] = textOf(await runToolBatch(options([big], [call('1', 'big')], { maxOutputChars: 100 })));
+    expect(only!.text.startsWith('x'.repeat(100) + '\n[Output truncated: the first 100 of 5000 characters are shown.]')).toBe(true);
+  });
+
+  it('asks about the calls the policy asks about, and runs nothing until they are decided', async () => {
+    const { tool, state } = tracked('work');
+    const policy = (c: ToolCallPart) => (c.id === 'b' ? { decision: 'ask' as const } : { decision: 'allow' as const });
+    const asked = await runToolBatch(options([tool], [call('a', 'work'), call('b', 'work')], { policy }));
+    expect(asked).toEqual({ kind: 'ask', toolCallIds: ['b'] });
+    expect(state.order).toEqual([]);
+    const denied = textOf(
+      await runToolBatch(options([tool], [call('a', 'work'), call('b', 'work')], { policy, decisions: [{ toolCallId: 'b', decision: 'deny', rationale: 'not today' }] })),
+    );
+    expect(denied[1]).toEqual({ id: 'b', isError: true, text: 'The call to "work" was denied: not today' });
+    expect(state.order).toEqual(['a']);
+  });
+
+  it('denies when the policy throws', async () => {
+    const { tool, state } = tracked('work');
+    const [only] = textOf(await runToolBatch(options([tool], [call('a', 'work')], { policy: () => { throw new Error('no rules'); } })));
+    expect(only!.text).toMatch(/denied: the policy failed: no rules/);
+    expect(state.order).toEqual([]);
+  });
+
+  it('gives every running tool the abort and stops waiting for tools that ignore it', async () => {
+    const controller = new AbortController();
+    let sawAbort = false;
+    const listens = defineTool({
+      name: 'listens',
+      description: 'waits for the abort',
+      input: z.object({}),
+      execute: (_args, { signal }) => new Promise((_, reject) => signal.addEventListener('abort', () => { sawAbort = true; reject(new Error('stopped')); })),
+    });
+    const deaf = defineTool({ name: 'deaf', description: 'ignores the abort', input: z.object({}), execute: () => new Promise(() => {}) });
+    const pending = runToolBatch(options([listens, deaf], [call('1', 'listens'), call('2', 'deaf')], { signal: controller.signal }));
+    setTimeout(() => controller.abort('user'), 10);
+    const result = textOf(await pending);
+    expect(sawAbort).toBe(true);
+    expect(result.map((r) => r.text)).toEqual(['Tool "listens" was stopped: the turn was aborted.', 'Tool "deaf" was stopped: the turn was aborted.']);
+  });
+
+  it('uses settled outcomes as they are, without running the tool', async () => {
+    const { tool, state } = tracked('work');
+    const settled = new Map([['a', { toolCallId: 'a', content: [{ type: 'text' as const, text: 'from before' }], isError: false }]]);
+    const result = textOf(await runToolBatch(options([tool], [call('a', 'work'), call('b', 'work')], { settled })));
+    expect(result[0]!.text).toBe('from before');
+    expect(state.order).toEqual(['b']);
+  });
+});

@@ -1,0 +1,328 @@
+import type { Compactor } from '@tiller/compaction';
+import type { Message } from '@tiller/core';
+import { describe, expect, it } from 'vitest';
+import { AgentBusyError, AgentOptionsError, createAgent, type AgentEvent } from '../src/index.js';
+import { scriptedModel } from '../src/testing/index.js';
+import { nextEvent, recordEvents, recordingTools } from './helpers.js';
+
+const roles = (messages: readonly Message[]) => messages.map((m) => m.role);
+
+/** Every tool call in the transcript has exactly one result, right after its assistant message. */
+function expectValidTranscript(messages: readonly Message[]) {
+  for (const [i, message] of messages.entries()) {
+    if (message.role !== 'assistant') continue;
+    const calls = message.content.filter((p) => p.type === 'toolCall');
+    const results = messages.slice(i + 1, i + 1 + calls.length);
+    expect(results.map((r) => (r.role === 'toolResult' ? r.toolCallId : r.role))).toEqual(calls.map((c) => c.id));
+  }
+}
+
+describe('createAgent: a turn end to end with the scripted model', () => {
+  it('runs several tool rounds, offers the tools, and keeps the session log', async () => {
+    const { echo, calls } = recordingTools();
+    const model = scriptedModel([
+      { thinking: 'first look', toolCalls: [{ name: 'echo', args: { text: 'one' } }] },
+      { toolCalls: [{ name: 'echo', args: { text: 'two' } }] },
+      { toolCalls: [{ name: 'echo', args: { text: 'three' } }] },
+      { text: 'all echoed' },
+    ]);
+    const agent = createAgent({ model, tools: [echo], systemPrompt: 'Be brief.' });
+    const events = recordEvents(agent);
+    const outcome = await agent.prompt('echo three times');
+
+    expect(outcome).toMatchObject({ status: 'completed', stopReason: 'stop', iterations: 3 });
+    expect(calls.map((c) => c.args)).toEqual([{ text: 'one' }, { text: 'two' }, { text: 'three' }]);
+    expect(model.requests.map((r) => r.messages.length)).toEqual([1, 3, 5, 7]);
+    expect(model.requests.every((r) => r.system === 'Be brief.' && r.toolNames.join() === 'echo')).toBe(true);
+    const context = agent.session.context();
+    expect(roles(context)).toEqual(['user', 'assistant', 'toolResult', 'assistant', 'toolResult', 'assistant', 'toolResult', 'assistant']);
+    expect(context[2]).toMatchObject({ role: 'toolResult', toolName: 'echo', content: [{ type: 'text', text: 'one' }], isError: false });
+    expect(context[1]).toMatchObject({ role: 'assistant', model: 'scripted/model', stopReason: 'toolUse' });
+    // What the session holds is what the core's snapshot holds: every persist reached the log.
+    expect(agent.session.path().map((e) => e.id)).toEqual(agent.snapshot.context.entries.toArray().map((e) => e.id));
+
+    const types = events.map((e) => e.type);
+    expect(types.indexOf('turn.started')).toBeLessThan(types.indexOf('llm.started'));
+    expect(types.at(-1)).toBe('turn.ended');
+    expect(types.filter((t) => t === 'llm.started')).toHaveLength(4);
+    expect(types.filter((t) => t === 'tool.finished')).toHaveLength(3);
+    expect(types.filter((t) => t === 'compaction.started')).toHaveLength(4);
+    expect(events.filter((e) => e.type === 'thinking.delta').map((e) => (e as { delta: string }).delta).join('')).toBe('first look');
+    expect(events.filter((e) => e.type === 'text.delta').map((e) => (e as { delta: string }).delta).join('')).toBe('all echoed');
+    expect(events.some((e) => e.type === 'toolcall.delta' && e.toolName === 'echo' && e.delta === '{"text":"two"}')).toBe(true);
+  });
+
+  it('runs parallel calls of one reply and answers them in call order', async () => {
+    const { sleep } = recordingTools();
+    const model = scriptedModel([
+      { toolCalls: [{ id: 'slow', name: 'sleep', args: { ms: 40 } }, { id: 'fast', name: 'sleep', args: { ms: 1 } }] },
+      { text: 'ok' },
+    ]);
+    const agent = createAgent({ model, tools: [sleep] });
+    const finished: string[] = [];
+    agent.subscribe((e) => e.type === 'tool.finished' && finished.push(e.toolCallId));
+    await agent.prompt('sleep twice');
+    expect(finished).toEqual(['fast', 'slow']);
+    expect(model.requests[1]!.messages.slice(2).map((m) => (m.role === 'toolResult' ? m.toolCallId : m.role))).toEqual(['slow', 'fast']);
+  });
+
+  it('delivers a steering message at the next boundary, after the tool batch', async () => {
+    const { sleep } = recordingTools();
+    const model = scriptedModel([{ toolCalls: [{ name: 'sleep', args: { ms: 30 } }] }, { text: 'changed course' }]);
+    const agent = createAgent({ model, tools: [sleep] });
+    const delivered = nextEvent(agent, 'messages.delivered');
+    const done = agent.prompt('start');
+    await nextEvent(agent, 'tool.started');
+    await agent.steer('use the other approach');
+    expect(await done).toMatchObject({ status: 'completed' });
+    expect((await delivered).deliveries).toMatchObject([{ kind: 'steer', boundary: 'tool_batch' }]);
+    expect(model.requests[1]!.messages.at(-1)).toEqual({ role: 'user', content: 'use the other approach' });
+    expect(roles(model.requests[1]!.messages)).toEqual(['user', 'assistant', 'toolResult', 'user']);
+  });
+
+  it('starts another model call for a follow-up when the turn would end', async () => {
+    const model = scriptedModel([{ text: 'first answer', delayMs: 20 }, { text: 'second answer' }]);
+    const agent = createAgent({ model });
+    const done = agent.prompt('question');
+    await nextEvent(agent, 'llm.started');
+    await agent.followUp('and another thing');
+    expect(await done).toMatchObject({ status: 'completed' });
+    expect(model.requests).toHaveLength(2);
+    expect(roles(agent.session.context())).toEqual(['user', 'assistant', 'user', 'assistant']);
+  });
+
+  it('refuses a second prompt while a turn runs', async () => {
+    const agent = createAgent({ model: scriptedModel([{ text: 'slow', delayMs: 20 }]) });
+    const first = agent.prompt('one');
+    await expect(agent.prompt('two')).rejects.toBeInstanceOf(AgentBusyError);
+    await first;
+  });
+
+  it('stops after maxIterations tool rounds with one final call that offers no tools', async () => {
+    const { echo } = recordingTools();
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'echo', args: { text: 'a' } }] },
+      { toolCalls: [{ name: 'echo', args: { text: 'b' } }] },
+      { text: 'summing up' },
+    ]);
+    const agent = createAgent({ model, tools: [echo], limits: { maxIterations: 2 } });
+    expect(await agent.prompt('loop')).toMatchObject({ status: 'max_iterations', iterations: 2 });
+    expect(model.requests.map((r) => r.toolNames.length)).toEqual([1, 1, 0]);
+  });
+});
+
+describe('approvals', () => {
+  const setup = (approvalTimeoutMs = 60_000) => {
+    const { echo, calls } = recordingTools();
+    const model = scriptedModel([
+      { toolCalls: [{ id: 'safe', name: 'echo', args: { text: 'free' } }, { id: 'risky', name: 'echo', args: { text: 'ask me' } }] },
+      { text: 'done' },
+    ]);
+    const agent = createAgent({
+      model,
+      tools: [echo],
+      policy: (call) => (call.args.text === 'ask me' ? { decision: 'ask' } : { decision: 'allow' }),
+      limits: { approvalTimeoutMs },
+    });
+    return { agent, calls, model };
+  };
+
+  it('parks the turn until the host allows, then runs the batch', async () => {
+    const { agent, calls, model } = setup();
+    const done = agent.prompt('go');
+    const requested = await nextEvent(agent, 'approval.requested');
+    expect(requested.calls.map((c) => c.id)).toEqual(['risky']);
+    expect(calls).toEqual([]);
+    expect(agent.pendingApprovals().map((c) => c.id)).toEqual(['risky']);
+    // The request was persisted before the turn parked: the assistant message is in the log.
+    expect(agent.session.context().at(-1)).toMatchObject({ role: 'assistant' });
+    agent.approve({ toolCallId: 'risky', decision: 'allow' });
+    expect(await done).toMatchObject({ status: 'completed' });
+    expect(calls.map((c) => c.toolCallId)).toEqual(['safe', 'risky']);
+    expect(model.requests[1]!.messages.slice(2)).toMatchObject([{ isError: false }, { isError: false }]);
+  });
+
+  it('gives a denied call an error result carrying the rationale', async () => {
+    const { agent, calls, model } = setup();
+    const done = agent.prompt('go');
+    await nextEvent(agent, 'approval.requested');
+    expect(() => agent.approve({ toolCallId: 'safe', decision: 'allow' })).toThrow(/not waiting for approval/);
+    agent.approve([{ toolCallId: 'risky', decision: 'deny', rationale: 'it writes to production' }]);
+    await done;
+    expect(calls.map((c) => c.toolCallId)).toEqual(['safe']);
+    expect(model.requests[1]!.messages[3]).toMatchObject({
+      toolCallId: 'risky',
+      isError: true,
+      content: [{ type: 'text', text: 'The call to "echo" was denied: it writes to production' }],
+    });
+  });
+
+  it('denies when nobody decides in time', async () => {
+    const { agent, calls, model } = setup(30);
+    expect(await agent.prompt('go')).toMatchObject({ status: 'completed' });
+    expect(calls.map((c) => c.toolCallId)).toEqual(['safe']);
+    expect(model.requests[1]!.messages[3]).toMatchObject({ isError: true, content: [{ text: 'The call to "echo" was denied: No decision was made within 30 ms.' }] });
+  });
+});
+
+describe('abort reaches whatever the turn is doing', () => {
+  const hangingCompactor = (): Compactor<unknown> & { sawAbort: boolean } => {
+    const compactor = {
+      name: 'hanging',
+      sawAbort: false,
+      maybeCompact: (acc: never, ctx: { signal?: AbortSignal }) =>
+        new Promise<never>((_, reject) =>
+          ctx.signal!.addEventListener('abort', () => {
+            compactor.sawAbort = true;
+            reject(new Error('stopped'));
+          }),
+        ),
+    };
+    return compactor as never;
+  };
+
+  it('while compacting (steering)', async () => {
+    const compactor = hangingCompactor();
+    const model = scriptedModel([{ text: 'never asked' }]);
+    const agent = createAgent({ model, compactor });
+    const done = agent.prompt('hello');
+    await nextEvent(agent, 'compaction.started');
+    await agent.abort('changed my mind');
+    expect(await done).toMatchObject({ status: 'aborted', reason: 'changed my mind' });
+    expect(compactor.sawAbort).toBe(true);
+    expect(model.requests).toHaveLength(0);
+  });
+
+  it('while the model streams', async () => {
+    const model = scriptedModel([{ text: 'a long answer', partDelayMs: 1_000 }]);
+    const agent = createAgent({ model });
+    const done = agent.prompt('hello');
+    await nextEvent(agent, 'text.delta');
+    await agent.abort();
+    expect(await done).toMatchObject({ status: 'aborted', reason: 'aborted by the host' });
+    expect(roles(agent.session.context())).toEqual(['user']);
+  });
+
+  it('while tools run: every running tool gets the signal and the transcript stays valid', async () => {
+    const { sleep, calls } = recordingTools();
+    const stopped: string[] = [];
+    const model = scriptedModel([{ toolCalls: [{ name: 'sleep', args: { ms: 10_000 } }, { name: 'sleep', args: { ms: 10_000 } }] }]);
+    const agent = createAgent({ model, tools: [sleep] });
+    agent.subscribe((e) => e.type === 'tool.finished' && stopped.push(e.toolCallId));
+    const done = agent.prompt('sleep');
+    await nextEvent(agent, 'tool.started');
+    await new Promise((r) => setTimeout(r, 5));
+    await agent.abort('too slow');
+    expect(await done).toMatchObject({ status: 'aborted', reason: 'too slow' });
+    expect(calls).toHaveLength(2);
+    const context = agent.session.context();
+    expectValidTranscript(context);
+    expect(context.slice(2)).toMatchObject([
+      { role: 'toolResult', isError: true, content: [{ text: 'The tool did not finish: the turn was aborted (too slow).' }] },
+      { role: 'toolResult', isError: true },
+    ]);
+  });
+
+  it('while an approval is parked', async () => {
+    const { echo, calls } = recordingTools();
+    const model = scriptedModel([{ toolCalls: [{ name: 'echo', args: { text: 'x' } }] }]);
+    const agent = createAgent({ model, tools: [echo], policy: () => ({ decision: 'ask' }) });
+    const done = agent.prompt('go');
+    await nextEvent(agent, 'approval.requested');
+    await agent.abort();
+    expect(await done).toMatchObject({ status: 'aborted' });
+    expect(agent.pendingApprovals()).toEqual([]);
+    expect(calls).toEqual([]);
+    expectValidTranscript(agent.session.context());
+  });
+
+  it('when idle: nothing happens', async () => {
+    const agent = createAgent({ model: scriptedModel([{ text: 'hi' }]) });
+    await agent.abort();
+    expect(await agent.prompt('hello')).toMatchObject({ status: 'completed' });
+  });
+});
+
+describe('model failures', () => {
+  it('retries transient errors with a retry event each time, honouring Retry-After', async () => {
+    const model = scriptedModel([
+      { error: 'transient', message: 'rate limited', retryAfterMs: 5 },
+      { error: 'transient', message: 'server busy' },
+      { text: 'third time lucky' },
+    ]);
+    const agent = createAgent({ model, limits: { retryBaseDelayMs: 2, retryMaxDelayMs: 10 } });
+    const events = recordEvents(agent);
+    expect(await agent.prompt('hi')).toMatchObject({ status: 'completed' });
+    const retries = events.filter((e): e is Extract<AgentEvent, { type: 'llm.retry' }> => e.type === 'llm.retry');
+    expect(retries.map((r) => [r.attempt, r.error.message])).toEqual([[1, 'rate limited'], [2, 'server busy']]);
+    expect(retries[0]!.delayMs).toBe(5);
+    expect(retries[1]!.delayMs).toBeGreaterThanOrEqual(2);
+    expect(retries[1]!.delayMs).toBeLessThanOrEqual(4);
+  });
+
+  it('fails the turn when the retries run out', async () => {
+    const model = scriptedModel(Array.from({ length: 3 }, () => ({ error: 'transient' as const, message: '503' })));
+    const agent = createAgent({ model, limits: { maxRetries: 2, retryBaseDelayMs: 1 } });
+    expect(await agent.prompt('hi')).toMatchObject({ status: 'failed', error: { kind: 'transient', message: '503' } });
+    expect(model.requests).toHaveLength(3);
+  });
+
+  it('fails at once on a fatal error', async () => {
+    const model = scriptedModel([{ error: 'fatal', message: 'invalid api key' }]);
+    const agent = createAgent({ model });
+    expect(await agent.prompt('hi')).toMatchObject({ status: 'failed', error: { kind: 'fatal', message: 'invalid api key' } });
+    expect(model.requests).toHaveLength(1);
+  });
+
+  it('recovers from an overflow with one forced compaction and one retry', async () => {
+    const forced: boolean[] = [];
+    const compactor: Compactor<unknown> = {
+      name: 'recording',
+      maybeCompact: async (acc, ctx) => {
+        forced.push(ctx.force ?? false);
+        return { acc, meta: { compacted: false, appended: [] } };
+      },
+    };
+    const model = scriptedModel([{ error: 'overflow', message: 'context_length_exceeded' }, { text: 'fits now' }]);
+    const agent = createAgent({ model, compactor });
+    expect(await agent.prompt('hi')).toMatchObject({ status: 'completed' });
+    expect(forced).toEqual([false, true]);
+  });
+
+  it('fails when the context overflows again after the forced compaction', async () => {
+    const model = scriptedModel([{ error: 'overflow' }, { error: 'overflow', message: 'still too long' }]);
+    const agent = createAgent({ model });
+    expect(await agent.prompt('hi')).toMatchObject({ status: 'failed', error: { kind: 'overflow' } });
+  });
+
+  it('treats a request estimated above the model window as an overflow without calling the model', async () => {
+    const model = scriptedModel([{ text: 'unused' }], { contextWindow: 10 });
+    const agent = createAgent({ model });
+    const outcome = await agent.prompt('x'.repeat(400));
+    expect(outcome).toMatchObject({ status: 'failed', error: { kind: 'overflow' } });
+    expect(outcome.status === 'failed' && outcome.error?.message).toMatch(/larger than the 10-token window/);
+    expect(model.requests).toHaveLength(0);
+  });
+});
+
+describe('options', () => {
+  it('names the bad option and what was expected', () => {
+    const model = scriptedModel([]);
+    expect(() => createAgent({ model: { name: 'gpt' } as never })).toThrow(AgentOptionsError);
+    expect(() => createAgent({ model: { name: 'gpt' } as never })).toThrow(/expected a Tiller model[\s\S]*at model/);
+    expect(() => createAgent({ model, limits: { maxToolConcurrency: 0 } })).toThrow(/limits\.maxToolConcurrency/);
+    expect(() => createAgent({ model, tools: [{ name: 'raw' }] as never })).toThrow(/made by defineTool[\s\S]*at tools\[0\]/);
+    expect(() => createAgent({ model, policy: 'allow' as never })).toThrow(/expected a function[\s\S]*at policy/);
+    expect(() => createAgent({ model, colour: 'blue' } as never)).toThrow(/colour/);
+  });
+
+  it('refuses two tools with one name', () => {
+    const { echo } = recordingTools();
+    expect(() => createAgent({ model: scriptedModel([]), tools: [echo, echo] })).toThrow(/duplicate tool name "echo"/);
+  });
+
+  it('refuses a message that is not a user message', async () => {
+    const agent = createAgent({ model: scriptedModel([]) });
+    await expect(agent.prompt({ role: 'assistant', content: [] } as never)).rejects.toThrow(/agent\.prompt: invalid message/);
+  });
+});
