@@ -1,11 +1,12 @@
 import { produce } from 'immer';
-import { initialTransition, transition } from 'xstate';
+import { initialTransition } from 'xstate';
 import { resolveTurnConfig, type TurnConfig } from './config.js';
 import type { TurnContext } from './context.js';
 import type { Effect } from './effects.js';
 import { parseEvent } from './parse-event.js';
 import { endTurn } from './update/end-turn.js';
 import { turnMachine } from './machine.js';
+import { pureTransition } from './pure-transition.js';
 import type { TurnSnapshot } from './snapshot.js';
 
 export interface StepResult {
@@ -27,7 +28,7 @@ export function start(config: TurnConfig = {}): TurnSnapshot {
 export function step(snapshot: TurnSnapshot, input: unknown): StepResult {
   const event = parseEvent(input);
   try {
-    const [next, actions] = transition(turnMachine, snapshot, event);
+    const [next, actions] = pureTransition(snapshot, event);
     if (next.status === 'error') return crashed(snapshot, next.error, event.at);
     const effects = actions
       .filter((a) => !a.type.startsWith('xstate.'))
