@@ -76,6 +76,16 @@ describe('prepareCompaction', () => {
     expect(preparation.fileLists.modifiedFiles).toEqual(['x.ts']);
   });
 
+  it('keeps thinking stripped where an earlier compaction stripped it, and only there', () => {
+    const stripped = (keptFrom: string) =>
+      extend(pathOf(...turn(1, [800]), ...turn(2, [800])), { kind: 'compaction', summary: 's', firstKeptEntryId: keptFrom, tokensBefore: 1, stripThinking: true }, ...turn(3, [800]), ...turn(4, [300]));
+    // The new cut keeps entries from before the earlier compaction: they stay stripped.
+    expect(prepareCompaction(stripped('u1'), compactionSettings({ keepRecentTokens: 2500 }))!.stripThinking).toBe(true);
+    // The new cut is after it: nothing it stripped stays, so nothing needs stripping.
+    expect(prepareCompaction(stripped('u2'), settings)!.stripThinking).toBe(false);
+    expect(prepareCompaction(stripped('u2'), settings, { stripThinking: true })!.stripThinking).toBe(true);
+  });
+
   it('estimates the context before and the part kept after', () => {
     const path = pathOf(...turn(1, [800]), assistant('done', { usage: usage(50_000) }), ...turn(2, [800]));
     const preparation = prepareCompaction(path, settings, { promptTokens: 500 })!;

@@ -13,7 +13,10 @@ import { estimatePathContextTokens } from './token-ledger.js';
 export interface PrepareOptions {
   counter?: TokenCounter | undefined;
   fileTools?: FileTools | undefined;
-  /** The kept messages lose their thinking blocks (a compaction between tool rounds). */
+  /**
+   * The kept messages lose their thinking blocks (a compaction between tool rounds). Thinking an
+   * earlier compaction stripped from messages that stay stays stripped either way.
+   */
   stripThinking?: boolean | undefined;
   /**
    * Tokens of the system prompt and tool definitions. Added to estimates that rest on no reported
@@ -92,7 +95,7 @@ export function prepareCompaction(
   const turnPrefixMessages = cut.isSplitTurn ? collect(cut.turnStartIndex, cut.firstKeptIndex) : [];
   if (compactedEntries.length === 0) return null;
 
-  const stripThinking = options.stripThinking === true;
+  const stripThinking = options.stripThinking === true || carriedStripThinking(previous, previousIndex, cut.firstKeptIndex);
   const cleared = carriedClearing(path, previous, previousIndex, cut.firstKeptIndex);
   const promptTokens = options.promptTokens ?? 0;
   const before = estimatePathContextTokens(path, { counter: options.counter });
@@ -144,6 +147,14 @@ export function carriedClearing(
   const entryIds: string[] = [];
   for (let i = firstKeptIndex; i < previousIndex; i++) if (wasCleared.has(path[i]!.id)) entryIds.push(path[i]!.id);
   return entryIds.length > 0 ? { entryIds, placeholder: previous.cleared.placeholder } : undefined;
+}
+
+/**
+ * True when the previous compaction stripped thinking and some of the messages it kept stay: the
+ * new compaction must strip too, or their thinking would come back into the context.
+ */
+export function carriedStripThinking(previous: CompactionEntry | undefined, previousIndex: number, firstKeptIndex: number): boolean {
+  return previous?.stripThinking === true && firstKeptIndex < previousIndex;
 }
 
 /**

@@ -11,7 +11,7 @@ import { findCutPoint } from './find-cut-point.js';
 import { defaultModelCatalog, type ModelCatalog } from './model-catalog.js';
 import { parseOptions } from './parse-options.js';
 import { keptStartIndex, lastCompactionIndex } from './path-scan.js';
-import { carriedClearing, keptContextTokens, prepareCompaction } from './prepare-compaction.js';
+import { carriedClearing, carriedStripThinking, keptContextTokens, prepareCompaction } from './prepare-compaction.js';
 import { type CompactionSettings, DEFAULT_COMPACTION_SETTINGS, shouldCompact } from './settings.js';
 import type { Summarizer } from './summarizer.js';
 import type { TokenCounter } from './token-counter.js';
@@ -71,6 +71,7 @@ type Config = z.output<typeof WindowManagerOptions>;
 interface Plan {
   summary: string;
   firstKeptIndex: number;
+  stripThinking: boolean;
   dropped: Entry[];
   cleared: CompactionEntry['cleared'];
   details: FileLists | undefined;
@@ -132,7 +133,7 @@ export function WindowManager(options: WindowManagerInput): WindowManager {
         const plan = await STRATEGIES[config.strategy](acc.path, ctx, config);
         if (!plan) return unchanged({ skipped: 'nothing would leave the context' });
 
-        const stripThinking = ctx.midRound;
+        const { stripThinking } = plan;
         const tokensAfter =
           keptContextTokens(acc.path, plan.firstKeptIndex, { cleared: plan.cleared, stripThinking }, config.counter) +
           (plan.summary ? estimateTokens(compactionSummaryMessage(plan.summary), config.counter) : 0) +
@@ -199,6 +200,7 @@ const summarize: Strategy = async (path, ctx, config) => {
   return {
     summary: result.summary,
     firstKeptIndex: preparation.firstKeptIndex,
+    stripThinking: result.stripThinking,
     dropped: [...preparation.compactedEntries],
     cleared: result.cleared,
     details: result.details,
@@ -208,7 +210,7 @@ const summarize: Strategy = async (path, ctx, config) => {
 };
 
 /** The oldest whole turns leave the context, with no summary in their place. */
-const keepTail: Strategy = async (path, _ctx, config) => {
+const keepTail: Strategy = async (path, ctx, config) => {
   const { start, previous, previousIndex } = currentContext(path);
   const cut = findCutPoint(path, start, path.length, config.keepRecentTokens, config.counter);
   if (!cut.reached) return null;
@@ -225,6 +227,7 @@ const keepTail: Strategy = async (path, _ctx, config) => {
   return {
     summary: '',
     firstKeptIndex,
+    stripThinking: ctx.midRound || carriedStripThinking(previous, previousIndex, firstKeptIndex),
     dropped,
     cleared: carriedClearing(path, previous, previousIndex, firstKeptIndex),
     details: tracker.lists(),
@@ -232,7 +235,7 @@ const keepTail: Strategy = async (path, _ctx, config) => {
 };
 
 /** Old tool results keep their place (the call keeps its result) but lose their content. */
-const clearToolResults: Strategy = async (path, _ctx, config) => {
+const clearToolResults: Strategy = async (path, ctx, config) => {
   const { start, previous, previousIndex } = currentContext(path);
   if (start >= path.length) return null;
   let accumulated = 0;
@@ -263,6 +266,7 @@ const clearToolResults: Strategy = async (path, _ctx, config) => {
   return {
     summary: previous?.summary ?? '',
     firstKeptIndex: start,
+    stripThinking: ctx.midRound || carriedStripThinking(previous, previousIndex, start),
     dropped: [],
     cleared: { entryIds: [...entryIds], placeholder: config.placeholder },
     details: previous?.details,
