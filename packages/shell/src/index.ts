@@ -12,3 +12,6 @@ export type { PolicyDecision, ToolPolicy } from './tools/policy.js';
 export { JOURNAL_FORMAT, JOURNAL_VERSION, JournalError, type JournalHeader, type JournalLine, effectDigest, parseJournalLines } from './journal/journal-format.js';
 export { fileJournal, journalPathFor, memoryJournal, type JournalStore } from './journal/journal-store.js';
 export { replayJournal, type JournalDivergence, type JournalReplay, type ReplayJournalOptions } from './journal/replay-journal.js';
+export { fromLanguageModel, type FromLanguageModelOptions } from './model/from-language-model.js';
+export { classifyModelError, retryAfterMs } from './model/classify-model-error.js';
+export { toModelMessages } from './model/to-model-messages.js';

@@ -1,0 +1,156 @@
+import type { AssistantContentPart, StopReason, Usage } from '@tiller/core';
+import { jsonSchema, type LanguageModel, type LanguageModelUsage, streamText, type ToolSet, tool } from 'ai';
+import type { ModelStreamPart, TillerModel, ToolSpec } from './model.js';
+import { classifyModelError } from './classify-model-error.js';
+import { toModelMessages } from './to-model-messages.js';
+
+export interface FromLanguageModelOptions {
+  /** Tokens the model accepts; requests estimated above it fail as overflow without a call. */
+  contextWindow?: number | undefined;
+  /** The id recorded on messages; default `provider/modelId`. */
+  id?: string | undefined;
+  /** Passed to `streamText` (temperature, max output tokens, provider options). */
+  callSettings?: Omit<Parameters<typeof streamText>[0], 'model' | 'messages' | 'prompt' | 'system' | 'tools' | 'abortSignal' | 'maxRetries'> | undefined;
+}
+
+/**
+ * Any AI SDK 6 language model as a Tiller model, through `streamText`. Tools are declared without
+ * `execute`, so the SDK reports the calls and the shell runs them. Retries are the shell's: the
+ * SDK's own are off, and its errors are classified for the shell (transient, overflow, fatal).
+ */
+export function fromLanguageModel(model: LanguageModel, options: FromLanguageModelOptions = {}): TillerModel {
+  const id = options.id ?? (typeof model === 'string' ? model : `${model.provider}/${model.modelId}`);
+  return {
+    id,
+    contextWindow: options.contextWindow,
+    async *stream(request): AsyncGenerator<ModelStreamPart> {
+      const result = streamText({
+        ...options.callSettings,
+        model,
+        system: request.system,
+        messages: toModelMessages(request.messages),
+        ...(request.tools.length > 0 ? { tools: toToolSet(request.tools) } : {}),
+        abortSignal: request.signal,
+        maxRetries: 0,
+        // Errors arrive as stream parts and are classified below; the SDK's default logging is noise.
+        onError: () => {},
+      });
+      const content: AssistantContentPart[] = [];
+      const thinking = new Map<string, { thinking: string; signature?: string }>();
+      const toolNames = new Map<string, string>();
+      let finishReason: string | undefined;
+      let usage: LanguageModelUsage | undefined;
+      for await (const part of result.fullStream) {
+        switch (part.type) {
+          case 'text-delta':
+            appendText(content, part.text);
+            yield { type: 'text-delta', delta: part.text };
+            break;
+          case 'reasoning-delta': {
+            const block = thinking.get(part.id) ?? thinking.set(part.id, { thinking: '' }).get(part.id)!;
+            block.thinking += part.text;
+            const signature = signatureOf(part.providerMetadata);
+            if (signature) block.signature = signature;
+            yield { type: 'thinking-delta', delta: part.text };
+            break;
+          }
+          case 'reasoning-end': {
+            const block = thinking.get(part.id);
+            const signature = signatureOf(part.providerMetadata) ?? block?.signature;
+            if (block) content.push({ type: 'thinking', thinking: block.thinking, ...(signature ? { signature } : {}) });
+            thinking.delete(part.id);
+            break;
+          }
+          case 'tool-input-start':
+            toolNames.set(part.id, part.toolName);
+            break;
+          case 'tool-input-delta':
+            yield { type: 'toolcall-delta', toolCallId: part.id, toolName: toolNames.get(part.id) ?? '', delta: part.delta };
+            break;
+          case 'tool-call':
+            content.push({ type: 'toolCall', id: part.toolCallId, name: part.toolName, args: asArgs(part.input) });
+            break;
+          case 'finish-step':
+            finishReason = part.finishReason;
+            usage = part.usage;
+            break;
+          case 'finish':
+            finishReason ??= part.finishReason;
+            usage ??= part.totalUsage;
+            break;
+          case 'error':
+            throw classifyModelError(part.error);
+          case 'abort':
+            throw abortError(request.signal);
+          default:
+            break;
+        }
+      }
+      if (request.signal.aborted) throw abortError(request.signal);
+      // Reasoning the provider never closed still belongs to the message.
+      for (const block of thinking.values()) content.push({ type: 'thinking', thinking: block.thinking, ...(block.signature ? { signature: block.signature } : {}) });
+      const stopReason = toStopReason(finishReason, content);
+      const mapped = toUsage(usage);
+      yield {
+        type: 'done',
+        message: { role: 'assistant', content, model: id, stopReason, ...(mapped ? { usage: mapped } : {}) },
+        stopReason,
+        usage: mapped,
+      };
+    },
+  };
+}
+
+function toToolSet(specs: readonly ToolSpec[]): ToolSet {
+  return Object.fromEntries(specs.map((spec) => [spec.name, tool({ description: spec.description, inputSchema: jsonSchema(spec.inputSchema) })]));
+}
+
+function appendText(content: AssistantContentPart[], text: string): void {
+  const last = content.at(-1);
+  if (last?.type === 'text') last.text += text;
+  else content.push({ type: 'text', text });
+}
+
+/** A call whose input did not parse keeps what can be kept; the shell's schema check tells the model what was wrong. */
+function asArgs(input: unknown): Record<string, unknown> {
+  return typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+}
+
+function signatureOf(metadata: unknown): string | undefined {
+  const signature = (metadata as { anthropic?: { signature?: unknown } } | undefined)?.anthropic?.signature;
+  return typeof signature === 'string' ? signature : undefined;
+}
+
+function toStopReason(finishReason: string | undefined, content: AssistantContentPart[]): StopReason {
+  switch (finishReason) {
+    case 'tool-calls':
+      return 'toolUse';
+    case 'length':
+      return 'length';
+    case 'error':
+      return 'error';
+    case 'stop':
+    case 'content-filter':
+    case 'other':
+    case undefined:
+    default:
+      // Some servers say `stop` after tool calls; the calls decide.
+      return content.some((p) => p.type === 'toolCall') ? 'toolUse' : 'stop';
+  }
+}
+
+/** The SDK counts cached input inside `inputTokens`; Tiller (like pi) counts it apart. */
+function toUsage(usage: LanguageModelUsage | undefined): Usage | undefined {
+  if (!usage || (usage.inputTokens === undefined && usage.outputTokens === undefined)) return undefined;
+  const cacheRead = usage.inputTokenDetails?.cacheReadTokens ?? 0;
+  const cacheWrite = usage.inputTokenDetails?.cacheWriteTokens ?? 0;
+  const input = usage.inputTokenDetails?.noCacheTokens ?? Math.max(0, (usage.inputTokens ?? 0) - cacheRead - cacheWrite);
+  const output = usage.outputTokens ?? 0;
+  return { input, output, cacheRead, cacheWrite, totalTokens: usage.totalTokens ?? input + output + cacheRead + cacheWrite };
+}
+
+function abortError(signal: AbortSignal): Error {
+  const error = new Error(typeof signal.reason === 'string' ? signal.reason : 'aborted');
+  error.name = 'AbortError';
+  return error;
+}

@@ -1,0 +1,78 @@
+import type { Message, ThinkingPart, ToolResultMessage } from '@tiller/core';
+import type { ModelMessage, ToolResultPart } from 'ai';
+
+/** Tiller's messages in the AI SDK's shape. Thinking keeps its signature for providers that check it. */
+export function toModelMessages(messages: readonly Message[]): ModelMessage[] {
+  return messages.map((message): ModelMessage => {
+    switch (message.role) {
+      case 'user':
+        return {
+          role: 'user',
+          content:
+            typeof message.content === 'string'
+              ? message.content
+              : message.content.map((part) => {
+                  switch (part.type) {
+                    case 'text':
+                      return { type: 'text' as const, text: part.text };
+                    case 'image':
+                      return { type: 'image' as const, image: part.data, mediaType: part.mimeType };
+                    case 'file':
+                      return { type: 'file' as const, data: part.data, mediaType: part.mimeType, ...(part.name ? { filename: part.name } : {}) };
+                    default: {
+                      const unknown: never = part;
+                      throw new TypeError(`unknown user content ${JSON.stringify(unknown)}`);
+                    }
+                  }
+                }),
+        };
+      case 'assistant':
+        return {
+          role: 'assistant',
+          content: message.content.map((part) => {
+            switch (part.type) {
+              case 'text':
+                return { type: 'text' as const, text: part.text };
+              case 'thinking':
+                return reasoning(part);
+              case 'toolCall':
+                return { type: 'tool-call' as const, toolCallId: part.id, toolName: part.name, input: part.args };
+              default: {
+                const unknown: never = part;
+                throw new TypeError(`unknown assistant content ${JSON.stringify(unknown)}`);
+              }
+            }
+          }),
+        };
+      case 'toolResult':
+        return { role: 'tool', content: [toolResult(message)] };
+      default: {
+        const unknown: never = message;
+        throw new TypeError(`unknown message ${JSON.stringify(unknown)}`);
+      }
+    }
+  });
+}
+
+function reasoning(part: ThinkingPart) {
+  return {
+    type: 'reasoning' as const,
+    text: part.thinking,
+    ...(part.signature ? { providerOptions: { anthropic: { signature: part.signature } } } : {}),
+  };
+}
+
+function toolResult(message: ToolResultMessage): ToolResultPart {
+  const base = { type: 'tool-result' as const, toolCallId: message.toolCallId, toolName: message.toolName };
+  if (message.content.every((p) => p.type === 'text')) {
+    const value = message.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
+    return { ...base, output: message.isError ? { type: 'error-text', value } : { type: 'text', value } };
+  }
+  return {
+    ...base,
+    output: {
+      type: 'content',
+      value: message.content.map((p) => (p.type === 'text' ? { type: 'text' as const, text: p.text } : { type: 'media' as const, data: p.data, mediaType: p.mimeType })),
+    },
+  };
+}

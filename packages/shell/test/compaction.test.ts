@@ -1,0 +1,82 @@
+import { type Compactor, WindowManager } from '@tiller/compaction';
+import type { CompactionEntry } from '@tiller/core';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createAgent, defineTool, type AgentEvent } from '../src/index.js';
+import { scriptedModel, type ScriptStep } from '../src/testing/index.js';
+import { recordEvents } from './helpers.js';
+
+const readPage = defineTool({
+  name: 'read_page',
+  description: 'Reads one page of a long document.',
+  input: z.object({ page: z.number().int() }),
+  execute: ({ page }) => `page ${page}: ${'lorem ipsum '.repeat(80)}`,
+});
+
+/** A model that reads page after page, then answers. */
+function readingModel(pages: number, contextWindow: number) {
+  const script: ScriptStep[] = Array.from({ length: pages }, (_, i) => ({ toolCalls: [{ name: 'read_page', args: { page: i + 1 } }] }));
+  script.push({ text: 'read it all' });
+  return scriptedModel(script, { contextWindow });
+}
+
+describe('compaction through the shell', () => {
+  it('WindowManager compacts inside a long tool loop, so the turn never outgrows the window', async () => {
+    const window = 2_000;
+    const model = readingModel(14, window);
+    const afterCompact: number[] = [];
+    const agent = createAgent({
+      model,
+      tools: [readPage],
+      compactor: WindowManager({ strategy: 'keepTail', contextWindow: window, reserveTokens: 600, keepRecentTokens: 500 }) as Compactor<unknown>,
+      hooks: { afterCompact: [(meta) => void afterCompact.push(meta.tokensRemoved)] },
+      limits: { maxIterations: 20 },
+    });
+    const events = recordEvents(agent);
+    const outcome = await agent.prompt('read the whole document');
+
+    expect(outcome).toMatchObject({ status: 'completed', iterations: 14 });
+    const finished = events.filter((e): e is Extract<AgentEvent, { type: 'compaction.finished' }> => e.type === 'compaction.finished');
+    const compacted = finished.filter((e) => e.meta.compacted);
+    expect(compacted.length).toBeGreaterThan(0);
+    for (const { meta } of compacted) {
+      expect(meta.midRound).toBe(true);
+      expect(meta.tokensAfter).toBeLessThan(meta.tokensBefore!);
+    }
+    expect(afterCompact).toHaveLength(compacted.length);
+    const started = events.filter((e): e is Extract<AgentEvent, { type: 'compaction.started' }> => e.type === 'compaction.started');
+    expect(started).toHaveLength(finished.length);
+    expect(started.every((e) => e.tokensBefore > 0)).toBe(true);
+    // Every request fitted: without compaction the last ones would have been about 3,500 tokens.
+    expect(model.requests).toHaveLength(15);
+    for (const request of model.requests) expect(JSON.stringify(request.messages).length / 4).toBeLessThan(window);
+    // The log keeps everything: the compaction entries were appended, nothing was removed.
+    const path = agent.session.path();
+    expect(path.filter((e): e is CompactionEntry => e.kind === 'compaction')).toHaveLength(compacted.length);
+    expect(path.filter((e) => e.kind === 'message' && e.message.role === 'toolResult')).toHaveLength(14);
+  });
+
+  it('discards the result of a compactor that rewrote the log, and the turn goes on untouched', async () => {
+    const rewriting: Compactor<unknown> = {
+      name: 'rewriting',
+      maybeCompact: async (acc) => ({ acc: { path: acc.path.slice(1) }, meta: { compacted: false, appended: [] } }),
+    };
+    const agent = createAgent({ model: scriptedModel([{ text: 'fine' }, { text: 'still fine' }]), compactor: rewriting });
+    const events = recordEvents(agent);
+    expect(await agent.prompt('first')).toMatchObject({ status: 'completed' });
+    expect(await agent.prompt('second')).toMatchObject({ status: 'completed' });
+    const errors = events.filter((e) => e.type === 'shell.error');
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toMatchObject({ where: 'compaction', message: expect.stringMatching(/rewriting broke its contract/) });
+    expect(events.find((e) => e.type === 'compaction.finished' && e.meta.error)).toBeDefined();
+    expect(agent.session.size).toBe(4);
+  });
+
+  it('reports a compactor that throws as a failed compaction and goes on', async () => {
+    const throwing: Compactor<unknown> = { name: 'throwing', maybeCompact: async () => { throw new Error('no summarizer'); } };
+    const agent = createAgent({ model: scriptedModel([{ text: 'fine' }]), compactor: throwing });
+    const events = recordEvents(agent);
+    expect(await agent.prompt('hi')).toMatchObject({ status: 'completed' });
+    expect(events.find((e) => e.type === 'compaction.finished')).toMatchObject({ meta: { compacted: false, error: 'the compactor throwing threw: no summarizer' } });
+  });
+});

@@ -1,0 +1,131 @@
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAgent, fromLanguageModel, type AgentEvent } from '../src/index.js';
+import { startChatCompletionsServer, type ChatCompletionsServer, type ServerReply } from './chat-completions-server.js';
+import { recordEvents, recordingTools } from './helpers.js';
+
+const SECRET = 'sk-test-7f3c9a1e5b2d4c6e8a0b';
+
+let server: ChatCompletionsServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function localModel(replies: ServerReply[], options: { contextWindow?: number } = {}) {
+  server = await startChatCompletionsServer(replies);
+  const provider = createOpenAICompatible({ name: 'local', baseURL: server.baseURL, apiKey: SECRET, includeUsage: true });
+  return fromLanguageModel(provider.chatModel('local-model'), options);
+}
+
+describe('fromLanguageModel over real HTTP (an OpenAI-compatible server on 127.0.0.1)', () => {
+  it('streams text, reasoning and tool calls, runs the tools in the shell, and maps usage and finish reasons', async () => {
+    const model = await localModel([
+      {
+        stream: {
+          reasoning: 'I should echo.',
+          text: 'Let me echo that.',
+          toolCalls: [
+            { id: 'call_a', name: 'echo', args: { text: 'alpha' } },
+            { id: 'call_b', name: 'echo', args: { text: 'beta' } },
+          ],
+          usage: { prompt_tokens: 120, completion_tokens: 30, cached_tokens: 20 },
+        },
+      },
+      { stream: { text: 'Echoed alpha and beta.', usage: { prompt_tokens: 200, completion_tokens: 8 } } },
+    ]);
+    const { echo, calls } = recordingTools();
+    const agent = createAgent({ model, tools: [echo], systemPrompt: 'You echo.' });
+    const events = recordEvents(agent);
+    const outcome = await agent.prompt('echo alpha and beta');
+
+    expect(outcome).toMatchObject({ status: 'completed', stopReason: 'stop', iterations: 1 });
+    expect(calls.map((c) => [c.toolCallId, c.args])).toEqual([['call_a', { text: 'alpha' }], ['call_b', { text: 'beta' }]]);
+    const context = agent.session.context();
+    expect(context.map((m) => m.role)).toEqual(['user', 'assistant', 'toolResult', 'toolResult', 'assistant']);
+    const [first, reply, , , last] = context;
+    expect(first).toEqual({ role: 'user', content: 'echo alpha and beta' });
+    expect(reply).toMatchObject({
+      role: 'assistant',
+      model: 'local.chat/local-model',
+      stopReason: 'toolUse',
+      usage: { input: 100, cacheRead: 20, output: 30, totalTokens: 150 },
+      content: [
+        { type: 'thinking', thinking: 'I should echo.' },
+        { type: 'text', text: 'Let me echo that.' },
+        { type: 'toolCall', id: 'call_a', name: 'echo', args: { text: 'alpha' } },
+        { type: 'toolCall', id: 'call_b', name: 'echo', args: { text: 'beta' } },
+      ],
+    });
+    expect(last).toMatchObject({ role: 'assistant', stopReason: 'stop', content: [{ type: 'text', text: 'Echoed alpha and beta.' }] });
+
+    // The tools went out as function definitions; the results came back as tool messages.
+    const [firstRequest, secondRequest] = server!.requests;
+    expect(firstRequest!.body.tools?.map((t) => t.function.name)).toEqual(['echo']);
+    expect(firstRequest!.body.messages[0]).toEqual({ role: 'system', content: 'You echo.' });
+    expect(secondRequest!.body.messages.filter((m) => m.role === 'tool')).toEqual([
+      { role: 'tool', tool_call_id: 'call_a', content: 'alpha' },
+      { role: 'tool', tool_call_id: 'call_b', content: 'beta' },
+    ]);
+
+    const deltas = (type: AgentEvent['type']) => events.filter((e) => e.type === type).map((e) => (e as { delta: string }).delta).join('');
+    expect(deltas('text.delta')).toBe('Let me echo that.Echoed alpha and beta.');
+    expect(deltas('thinking.delta')).toBe('I should echo.');
+    expect(deltas('toolcall.delta')).toBe('{"text":"alpha"}{"text":"beta"}');
+  });
+
+  it('retries a 429 after the Retry-After the server asked for', async () => {
+    const model = await localModel([
+      { status: 429, headers: { 'retry-after': '0.05' }, body: { error: { message: 'Rate limit reached' } } },
+      { status: 503, body: { error: { message: 'overloaded' } } },
+      { stream: { text: 'finally' } },
+    ]);
+    const agent = createAgent({ model, limits: { retryBaseDelayMs: 1, retryMaxDelayMs: 100 } });
+    const events = recordEvents(agent);
+    expect(await agent.prompt('hi')).toMatchObject({ status: 'completed' });
+    const retries = events.filter((e): e is Extract<AgentEvent, { type: 'llm.retry' }> => e.type === 'llm.retry');
+    expect(retries.map((r) => r.error.kind)).toEqual(['transient', 'transient']);
+    expect(retries[0]!.delayMs).toBe(50);
+    expect(retries[0]!.error.message).toMatch(/429/);
+    expect(server!.requests).toHaveLength(3);
+  });
+
+  it('classifies a context-length error as overflow: one forced compaction and one retry', async () => {
+    const model = await localModel([
+      { status: 400, body: { error: { message: "This model's maximum context length is 8192 tokens.", code: 'context_length_exceeded' } } },
+      { stream: { text: 'fits' } },
+    ]);
+    const agent = createAgent({ model });
+    const forced: boolean[] = [];
+    agent.subscribe((e) => e.type === 'compaction.started' && forced.push(e.force));
+    expect(await agent.prompt('hi')).toMatchObject({ status: 'completed' });
+    expect(forced).toEqual([false, true]);
+  });
+
+  it('fails at once on a bad key (fatal)', async () => {
+    const model = await localModel([{ status: 401, body: { error: { message: 'Invalid API key' } } }]);
+    const agent = createAgent({ model });
+    expect(await agent.prompt('hi')).toMatchObject({ status: 'failed', error: { kind: 'fatal' } });
+    expect(server!.requests).toHaveLength(1);
+  });
+
+  it('aborts the HTTP stream', async () => {
+    const model = await localModel([{ hang: true }]);
+    const agent = createAgent({ model });
+    const done = agent.prompt('hi');
+    await new Promise((r) => setTimeout(r, 50));
+    await agent.abort('user left');
+    expect(await done).toMatchObject({ status: 'aborted', reason: 'user left' });
+  });
+
+  it('sends the API key only to the server: never to the log, the journal or an event', async () => {
+    const model = await localModel([{ stream: { text: 'ok', usage: { prompt_tokens: 5, completion_tokens: 1 } } }]);
+    const agent = createAgent({ model });
+    const events = recordEvents(agent);
+    await agent.prompt('hi');
+    expect(server!.requests[0]!.headers.authorization).toBe(`Bearer ${SECRET}`);
+    const stored = JSON.stringify([agent.session.entries(), await agent.journal.read(), events, agent.snapshot.context]);
+    expect(stored).toContain('ok');
+    expect(stored).not.toContain(SECRET);
+  });
+});
