@@ -23,7 +23,7 @@ export function pureTransition(snapshot: TurnSnapshot, event: MachineEvent): [Tu
 }
 
 function inertScope(): AnyActorScope {
-  const self = createActor(turnMachine);
+  const self = createActor(turnMachine, { input: { maxIterations: 0, entries: [] } });
   return {
     self,
     id: '',
