@@ -4,8 +4,8 @@ import { createSessionLog, MemoryStore, type SessionLog } from '@tiller/session'
 import { z } from 'zod';
 import { fileJournal, journalPathFor, memoryJournal, type JournalStore } from '../journal/journal-store.js';
 import type { AgentEvent, AgentListener } from './agent-event.js';
-import { AgentOptionsError, resolveAgentOptions, type AgentOptions, type ResolvedAgentOptions } from './agent-options.js';
-import { AgentBusyError, createTurnRuntime, journalHeader, type RuntimeInit, type TurnRuntime } from './turn-runtime.js';
+import { AgentOptionsError, resolveAgentOptions, type AgentOptions } from './agent-options.js';
+import { AgentBusyError, createTurnRuntime, journalHeader, type TurnRuntime } from './turn-runtime.js';
 
 /** What a host sends as a prompt, a steering message or a follow-up: text, or a full user message. */
 export type UserInput = string | UserMessage;
@@ -42,7 +42,8 @@ export function createAgent(options: AgentOptions): Agent {
   const session = resolved.session ?? createSessionLog(new MemoryStore());
   const journal = resolved.journal ?? defaultJournal(session);
   const snapshot = start({ maxIterations: resolved.limits.maxIterations, entries: session.path() });
-  return hostApi(resolved, { options: resolved, session, journal, snapshot, header: journalHeader(resolved, session), nextSeq: 0 });
+  const runtime = createTurnRuntime({ options: resolved, session, journal, snapshot, header: journalHeader(resolved, session), nextSeq: 0 });
+  return hostApi(session, journal, runtime);
 }
 
 function defaultJournal(session: SessionLog): JournalStore {
@@ -60,15 +61,14 @@ function toUserMessage(input: UserInput, method: string): UserMessage {
 }
 
 /** The host API over a runtime; `resumeAgent` builds the same over a replayed snapshot. */
-export function hostApi(_options: ResolvedAgentOptions, init: RuntimeInit, made?: TurnRuntime): Agent {
-  const runtime = made ?? createTurnRuntime(init);
+export function hostApi(session: SessionLog, journal: JournalStore, runtime: TurnRuntime): Agent {
   let starting = false;
   const agent: Agent = {
     get snapshot() {
       return runtime.snapshot;
     },
-    session: init.session,
-    journal: init.journal,
+    session,
+    journal,
     async prompt(input) {
       const message = toUserMessage(input, 'prompt');
       if (starting || runtime.snapshot.context.turn) {

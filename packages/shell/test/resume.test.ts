@@ -1,0 +1,127 @@
+import { createSessionLog, MemoryStore } from '@tiller/session';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createAgent, defineTool, memoryJournal, resumeAgent, type Agent, type AgentEvent, type JournalStore } from '../src/index.js';
+import { scriptedModel } from '../src/testing/index.js';
+import { nextEvent, recordingTools } from './helpers.js';
+
+/** What a crash leaves: the session entries and journal lines written so far (optionally minus the last entries). */
+function afterCrash(agent: Agent, journal: JournalStore & { lines: readonly unknown[] }, lostEntries = 0) {
+  const entries = structuredClone(agent.session.entries().slice(0, agent.session.size - lostEntries));
+  return { session: createSessionLog(new MemoryStore(entries)), journal: memoryJournal(structuredClone(journal.lines) as never) };
+}
+
+const hangs = (name: string, idempotent: boolean, ran: string[]) =>
+  defineTool({
+    name,
+    description: `${name} (hangs the first time)`,
+    input: z.object({}),
+    idempotent,
+    execute: (_args, { signal }) => {
+      ran.push(name);
+      return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('stopped'))));
+    },
+  });
+
+const finishes = (name: string, idempotent: boolean, ran: string[]) =>
+  defineTool({ name, description: `${name}`, input: z.object({}), idempotent, execute: () => (ran.push(name), `${name} done again`) });
+
+describe('resumeAgent after a crash', () => {
+  it('never re-runs a tool call that started and did not finish, unless the tool is idempotent', async () => {
+    const before: string[] = [];
+    const { echo } = recordingTools();
+    const journal = memoryJournal();
+    const agent = createAgent({
+      model: scriptedModel([{ toolCalls: [{ id: 'e', name: 'echo', args: { text: 'kept' } }, { id: 'w', name: 'write', args: {} }, { id: 'f', name: 'fetch', args: {} }] }]),
+      tools: [echo, hangs('write', false, before), hangs('fetch', true, before)],
+      journal,
+    });
+    const started: string[] = [];
+    agent.subscribe((e) => e.type === 'tool.started' && started.push(e.toolCallId));
+    void agent.prompt('do three things');
+    await nextEvent(agent, 'tool.finished');
+    await new Promise((r) => setTimeout(r, 5));
+    expect(started.sort()).toEqual(['e', 'f', 'w']);
+    const crashed = afterCrash(agent, journal);
+    await agent.close();
+
+    const after: string[] = [];
+    const model = scriptedModel([{ text: 'recovered' }]);
+    const events: AgentEvent[] = [];
+    const resumed = await resumeAgent({
+      model,
+      tools: [finishes('echo', false, after), finishes('write', false, after), finishes('fetch', true, after)],
+      ...crashed,
+      listener: (e) => events.push(e),
+    });
+    expect(await resumed.idle()).toMatchObject({ status: 'completed', iterations: 1 });
+    expect(after).toEqual(['fetch']);
+    expect(events.filter((e) => e.type === 'tool.interrupted').map((e) => [(e as { toolCallId: string }).toolCallId, (e as { rerun: boolean }).rerun])).toEqual([
+      ['w', false],
+      ['f', true],
+    ]);
+    const results = model.requests[0]!.messages.filter((m) => m.role === 'toolResult');
+    expect(results).toMatchObject([
+      { toolCallId: 'e', isError: false, content: [{ text: 'kept' }] },
+      { toolCallId: 'w', isError: true, content: [{ text: expect.stringMatching(/was interrupted.*not run again/) }] },
+      { toolCallId: 'f', isError: false, content: [{ text: 'fetch done again' }] },
+    ]);
+    expect(resumed.session.path().map((e) => e.id)).toEqual(resumed.snapshot.context.entries.toArray().map((e) => e.id));
+  });
+
+  it('keeps a parked approval waiting', async () => {
+    const journal = memoryJournal();
+    const { echo } = recordingTools();
+    const agent = createAgent({
+      model: scriptedModel([{ toolCalls: [{ id: 'risky', name: 'echo', args: { text: 'careful' } }] }]),
+      tools: [echo],
+      policy: () => ({ decision: 'ask' }),
+      journal,
+    });
+    void agent.prompt('go');
+    await nextEvent(agent, 'approval.requested');
+    const crashed = afterCrash(agent, journal);
+    await agent.close();
+
+    const again = recordingTools();
+    const resumed = await resumeAgent({ model: scriptedModel([{ text: 'ran it' }]), tools: [again.echo], policy: () => ({ decision: 'ask' }), ...crashed });
+    expect(resumed.pendingApprovals().map((c) => c.id)).toEqual(['risky']);
+    expect(again.calls).toEqual([]);
+    resumed.approve({ toolCallId: 'risky', decision: 'allow' });
+    expect(await resumed.idle()).toMatchObject({ status: 'completed' });
+    expect(again.calls.map((c) => c.toolCallId)).toEqual(['risky']);
+  });
+
+  it('calls the model again when the crash came mid-call, and writes entries the log had not received', async () => {
+    const journal = memoryJournal();
+    const { echo } = recordingTools();
+    const agent = createAgent({
+      model: scriptedModel([{ toolCalls: [{ id: 'c1', name: 'echo', args: { text: 'x' } }] }, { text: 'never', delayMs: Infinity }]),
+      tools: [echo],
+      journal,
+    });
+    void agent.prompt('go');
+    await nextEvent(agent, 'tools.finished');
+    await nextEvent(agent, 'llm.started');
+    // The process died after journaling the tool results but before the log got them.
+    const crashed = afterCrash(agent, journal, 1);
+    await agent.close();
+    expect(crashed.session.size).toBe(2);
+
+    const model = scriptedModel([{ text: 'answer' }]);
+    const resumed = await resumeAgent({ model, tools: [echo], ...crashed });
+    expect(await resumed.idle()).toMatchObject({ status: 'completed' });
+    expect(crashed.session.size).toBe(4);
+    expect(model.requests[0]!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'toolResult']);
+    // The journal continues the same segment: it still replays as one run.
+    const lines = await resumed.journal.read();
+    expect(lines.filter((l) => l.type === 'header')).toHaveLength(1);
+  });
+
+  it('starts fresh when the journal is empty, and refuses to resume without one', async () => {
+    const session = createSessionLog(new MemoryStore());
+    const resumed = await resumeAgent({ model: scriptedModel([{ text: 'hi' }]), session, journal: memoryJournal() });
+    expect(await resumed.prompt('hello')).toMatchObject({ status: 'completed' });
+    await expect(resumeAgent({ model: scriptedModel([]), session } as never)).rejects.toThrow(/session and journal are required/);
+  });
+});
