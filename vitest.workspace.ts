@@ -15,4 +15,5 @@ export default [
   project('testing', 'packages/testing'),
   project('shell', 'packages/shell'),
   project('cli', 'apps/cli'),
+  { test: { name: 'bench', root: 'bench', include: ['src/**/*.test.ts'] } },
 ] satisfies TestProjectConfiguration[];

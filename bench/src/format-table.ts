@@ -1,0 +1,63 @@
+import { verdictOf, type Scaling, type Verdict } from './goals.js';
+import { OPERATIONS, ratioOf, type Measurement, type Unit } from './measurement.js';
+
+const UNIT_TEXT: Record<Unit, string> = { ms: 'ms', us: 'µs', MB: 'MB', 'events/s': 'events/s' };
+
+/** A number with about three significant digits, thousands grouped: 1,148 / 41.2 / 0.0523. */
+export function formatNumber(value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  const abs = Math.abs(value);
+  const digits = abs >= 100 ? 0 : abs >= 10 ? 1 : abs >= 1 ? 2 : abs >= 0.01 ? 3 : 4;
+  return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+export function formatValue(value: number, unit: Unit): string {
+  return `${formatNumber(value)} ${UNIT_TEXT[unit]}`;
+}
+
+/** 1,018 stays exact; round thousands read as 10k, 100k. */
+export function formatSize(entries: number): string {
+  return entries >= 1000 && entries % 1000 === 0 ? `${entries / 1000}k` : entries.toLocaleString('en-US');
+}
+
+export function formatRatio(ratio: number | undefined): string {
+  return ratio === undefined ? '' : `${formatNumber(ratio)}x`;
+}
+
+function formatVerdict(verdict: Verdict | undefined): string {
+  if (!verdict) return '';
+  const status = verdict.met === undefined ? 'no data' : verdict.met ? '**met**' : '**not met**';
+  return `${verdict.goal}: ${status}`;
+}
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const line = (cells: readonly string[]) => `| ${cells.map((c) => c.replaceAll('|', '\\|')).join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+/** The main results: Tiller beside pi or a floor, with the ratio and the issue's goal for the row. */
+export function resultsTable(all: readonly Measurement[]): string {
+  const rows = all.map((m) => [
+    OPERATIONS[m.operation],
+    formatSize(m.size),
+    formatValue(m.tiller, m.unit),
+    m.reference ? `${m.reference.name}: ${formatValue(m.reference.value, m.unit)}` : '',
+    formatRatio(ratioOf(m)),
+    formatVerdict(verdictOf(m, all)),
+  ]);
+  return table(['operation', 'entries', 'Tiller (median)', 'pi / floor (median)', 'ratio', 'goal'], rows);
+}
+
+/** How each timed operation grows from one session size to a ten times longer one. */
+export function scalingTable(rows: readonly Scaling[]): string {
+  return table(
+    ['operation', 'entries', 'Tiller growth', 'pi / floor growth', 'goal'],
+    rows.map((s) => [
+      OPERATIONS[s.operation],
+      `${formatSize(s.from)} → ${formatSize(s.to)}`,
+      formatRatio(s.tiller),
+      s.reference ? `${s.reference.name}: ${formatRatio(s.reference.value)}` : '',
+      formatVerdict(s.verdict),
+    ]),
+  );
+}

@@ -1,0 +1,91 @@
+import { ratioOf, type Measurement, type OperationId } from './measurement.js';
+
+/** A goal of issue 6 applied to one row; `met` is undefined when the row's data cannot say. */
+export interface Verdict {
+  goal: string;
+  met: boolean | undefined;
+}
+
+/** At 100k entries, building the context and preparing a compaction at least 10x faster than pi. */
+const LARGE = 100_000;
+/** How far above linear a tenfold longer session may go and still count as linear (noise, caches, GC). */
+export const LINEAR_SLACK = 1.5;
+/** "Flat" and "O(1)": the largest session costs at most this much more per call than the smallest. */
+export const FLAT_SLACK = 2;
+
+const within = (goal: string, met: boolean | undefined): Verdict => ({ goal, met });
+
+function smallest(all: readonly Measurement[], operation: OperationId): Measurement | undefined {
+  return all.filter((m) => m.operation === operation).sort((a, b) => a.size - b.size)[0];
+}
+
+function flat(m: Measurement, all: readonly Measurement[]): boolean | undefined {
+  const base = smallest(all, m.operation);
+  return base ? m.tiller <= FLAT_SLACK * base.tiller : undefined;
+}
+
+/** The issue's goal for a row, with whether this run met it; undefined for rows without a goal. */
+export function verdictOf(m: Measurement, all: readonly Measurement[]): Verdict | undefined {
+  const ratio = ratioOf(m);
+  switch (m.operation) {
+    case 'open-floor':
+      return within('within 1.1x of plain parsing', ratio === undefined ? undefined : ratio <= 1.1);
+    case 'context':
+    case 'prepare':
+      if (m.size < LARGE) return undefined;
+      return within('at least 10x faster than pi', ratio === undefined ? undefined : ratio <= 0.1);
+    case 'decision':
+      return within(`O(1): at most ${FLAT_SLACK}x the smallest session's`, flat(m, all));
+    case 'step': {
+      const cheap = ratio === undefined ? undefined : ratio <= 2;
+      const level = flat(m, all);
+      return within(`at most 2x a bare transition, flat`, cheap === undefined || level === undefined ? undefined : cheap && level);
+    }
+    case 'replay':
+      return within('at least 50,000 events/s', m.tiller >= 50_000);
+    case 'resume':
+      return within('faster than a full parse', ratio === undefined ? undefined : ratio < 1);
+    case 'open':
+    case 'start':
+    case 'open-compacted':
+    case 'memory-open':
+    case 'memory-held':
+      return undefined;
+    default: {
+      const unknown: never = m.operation;
+      throw new TypeError(`no goal rule for operation ${String(unknown)}`);
+    }
+  }
+}
+
+/** Growth from one session size to a ten times longer one, for each side; the linear-scaling goal. */
+export interface Scaling {
+  operation: OperationId;
+  from: number;
+  to: number;
+  tiller: number;
+  reference?: { name: string; value: number };
+  verdict: Verdict;
+}
+
+/** For every timed operation measured at both sizes: how much longer the larger session took. */
+export function scalingOf(all: readonly Measurement[], from: number, to: number): Scaling[] {
+  const out: Scaling[] = [];
+  const limit = (to / from) * LINEAR_SLACK;
+  for (const large of all) {
+    if (large.size !== to || (large.unit !== 'ms' && large.unit !== 'us')) continue;
+    const small = all.find((m) => m.operation === large.operation && m.size === from && m.reference?.name === large.reference?.name);
+    if (!small) continue;
+    const tiller = large.tiller / small.tiller;
+    const row: Scaling = {
+      operation: large.operation,
+      from,
+      to,
+      tiller,
+      verdict: within(`linear: at most ${limit}x`, tiller <= limit),
+    };
+    if (large.reference && small.reference) row.reference = { name: large.reference.name, value: large.reference.value / small.reference.value };
+    out.push(row);
+  }
+  return out;
+}

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { lastResult, measure } from './measure.js';
+
+/** A clock that advances only when a task says it took time. */
+function fakeClock() {
+  let t = 0;
+  return { now: () => t, spend: (ms: number) => (t += ms) };
+}
+
+describe('measure', () => {
+  it('warms up untimed, then gives one sample per run for each task', async () => {
+    const clock = fakeClock();
+    const calls: string[] = [];
+    const samples = await measure(
+      {
+        a: () => (calls.push('a'), clock.spend(2)),
+        b: () => (calls.push('b'), clock.spend(5)),
+      },
+      { warmup: 1, runs: 3, now: clock.now },
+    );
+    expect(samples).toEqual({ a: [2, 2, 2], b: [5, 5, 5] });
+    // Round-robin: the tasks alternate run by run, warm-up included.
+    expect(calls).toEqual(['a', 'b', 'a', 'b', 'a', 'b', 'a', 'b']);
+  });
+
+  it('divides a batch by its size', async () => {
+    const clock = fakeClock();
+    let n = 0;
+    const samples = await measure({ op: () => (n++, clock.spend(3)) }, { warmup: 0, runs: 2, batch: 10, now: clock.now });
+    expect(samples.op).toEqual([3, 3]);
+    expect(n).toBe(20);
+  });
+
+  it('keeps the last result where the engine cannot drop it', async () => {
+    await measure({ op: () => 'kept' }, { warmup: 0, runs: 1 });
+    expect(lastResult()).toBe('kept');
+  });
+
+  it('refuses a count that is not a positive integer', async () => {
+    await expect(measure({ op: () => 0 }, { warmup: 0, runs: 0 })).rejects.toThrow(/runs must be a positive integer, got 0/);
+    await expect(measure({ op: () => 0 }, { warmup: 0, runs: 1, batch: 0.5 })).rejects.toThrow(/batch must be a positive integer, got 0.5/);
+  });
+
+  it('times an async task until it settles and keeps its value', async () => {
+    const clock = fakeClock();
+    const samples = await measure(
+      { op: () => new Promise((resolve) => setTimeout(() => resolve((clock.spend(4), 'done')), 1)) },
+      { warmup: 0, runs: 2, now: clock.now },
+    );
+    expect(samples.op).toEqual([4, 4]);
+    expect(lastResult()).toBe('done');
+  });
+
+  it('settles untimed before every timed run, with the previous result already dropped', async () => {
+    const clock = fakeClock();
+    const seen: unknown[] = [];
+    const samples = await measure(
+      { op: () => (clock.spend(1), 'result') },
+      {
+        warmup: 1,
+        runs: 2,
+        now: clock.now,
+        settle: () => {
+          seen.push(lastResult());
+          clock.spend(100);
+        },
+      },
+    );
+    expect(samples.op).toEqual([1, 1]);
+    expect(seen).toEqual([undefined, undefined]);
+  });
+});

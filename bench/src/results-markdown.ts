@@ -1,0 +1,41 @@
+import { resultsTable, scalingTable } from './format-table.js';
+import { scalingOf } from './goals.js';
+import { OPERATIONS, type Measurement, type OperationId } from './measurement.js';
+
+export interface RunInfo {
+  /** When the run ended, ISO 8601. */
+  date: string;
+  /** Versions of what was compared, for example `pi 0.73.1`. */
+  versions: readonly string[];
+  /** Session sizes in entries, smallest first. */
+  sizes: readonly number[];
+  /** Wall time of the whole run, seconds. */
+  seconds: number;
+}
+
+const ORDER = Object.keys(OPERATIONS) as OperationId[];
+
+/** Rows grouped by operation in the table's order, then by size. */
+export function sortMeasurements(all: readonly Measurement[]): Measurement[] {
+  return [...all].sort((a, b) => ORDER.indexOf(a.operation) - ORDER.indexOf(b.operation) || a.size - b.size);
+}
+
+/** bench/RESULTS.md: the results table and the growth from each size to the next tenfold one. */
+export function resultsMarkdown(all: readonly Measurement[], info: RunInfo): string {
+  const sorted = sortMeasurements(all);
+  const scaling = info.sizes.flatMap((from) => (info.sizes.includes(from * 10) ? scalingOf(sorted, from, from * 10) : []));
+  return [
+    '# Benchmark results',
+    '',
+    `Written by \`pnpm bench\` on ${info.date} (${info.versions.join(', ')}; the whole run took ${Math.round(info.seconds)} s).`,
+    'Medians of several runs after a warm-up; the ratio is Tiller over pi or the floor (below 1: Tiller is faster or smaller).',
+    'How each number is measured: [docs/performance.md](../docs/performance.md).',
+    '',
+    resultsTable(sorted),
+    '',
+    '## Scaling',
+    '',
+    scaling.length > 0 ? scalingTable(scaling) : 'No two sizes ten times apart were measured.',
+    '',
+  ].join('\n');
+}
