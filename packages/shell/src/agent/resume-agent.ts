@@ -27,11 +27,12 @@ export async function resumeAgent({ listener, ...options }: ResumeOptions): Prom
   const { session, journal } = resolved;
   if (!session || !journal) throw new AgentOptionsError('resumeAgent: invalid options:\n✖ session and journal are required to resume');
   const lines = await journal.read();
-  if (lines.length === 0) {
-    const fresh = createAgent(options);
-    if (listener) fresh.subscribe(listener);
-    return fresh;
-  }
+  const fresh = () => {
+    const agent = createAgent(options);
+    if (listener) agent.subscribe(listener);
+    return agent;
+  };
+  if (lines.length === 0) return fresh();
   const replay = replayJournal(lines, { session });
   if (replay.divergence) {
     const { seq, inputType } = replay.divergence;
@@ -41,6 +42,8 @@ export async function resumeAgent({ listener, ...options }: ResumeOptions): Prom
   const entries = snapshot.context.entries;
   const lost = entries.slice(replay.header.baseSize).filter((entry) => !session.has(entry.id));
   if (lost.length > 0) await session.append(lost);
+  // No turn was running: nothing to carry on, and a new segment keeps the next resume short.
+  if (!snapshot.context.turn) return fresh();
 
   const segment = lastSegment(lines).lines;
   const lastSeq = segment.reduce((seq, line) => (line.type === 'input' ? line.seq : seq), -1);

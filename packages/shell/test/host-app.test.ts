@@ -1,0 +1,40 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runHostApp } from '../examples/host-app.js';
+import { parseJournalLines, replayJournal } from '../src/index.js';
+import { scriptedModel } from '../src/testing/index.js';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+describe('the host app of docs/shell.md', () => {
+  it('runs a turn with a tool, an approval and streaming output into a session file with its journal', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tiller-host-'));
+    dirs.push(dir);
+    const run = await runHostApp({ dir, prompt: 'Add bread to my groceries.' });
+    expect(run.outcome).toMatchObject({ status: 'completed', iterations: 2 });
+    const printed = run.output.join('');
+    expect(printed).toContain('[read_note]');
+    expect(printed).toContain('[asks to run write_note]');
+    expect(printed).toContain('Done: the list is now milk, eggs, bread.');
+    const sessionLines = (await readFile(run.sessionFile, 'utf8')).trim().split('\n');
+    expect(sessionLines.length).toBe(1 + 6);
+    const journal = parseJournalLines(await readFile(join(dir, 'notes-session.journal.jsonl'), 'utf8'));
+    expect(replayJournal(journal).divergence).toBeNull();
+  });
+
+  it('continues the same session on the next run, and a denied write is reported to the model', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tiller-host-'));
+    dirs.push(dir);
+    await runHostApp({ dir, prompt: 'Add bread to my groceries.' });
+    const model = scriptedModel([{ toolCalls: [{ name: 'write_note', args: { title: 'groceries', text: '' } }] }, { text: 'Left it alone.' }], { contextWindow: 32_000 });
+    const second = await runHostApp({ dir, prompt: 'Clear the list.', model, approve: false });
+    expect(second.outcome).toMatchObject({ status: 'completed' });
+    expect(model.requests[0]!.messages.map((m) => m.role).slice(0, 3)).toEqual(['user', 'assistant', 'toolResult']);
+    expect(model.requests[1]!.messages.at(-1)).toMatchObject({ role: 'toolResult', isError: true, content: [{ text: expect.stringContaining('The user said no.') }] });
+  });
+});
