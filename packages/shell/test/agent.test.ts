@@ -1,7 +1,8 @@
 import type { Compactor } from '@tiller/compaction';
-import type { Message } from '@tiller/core';
+import type { Entry, Message } from '@tiller/core';
+import { createSessionLog, MemoryStore } from '@tiller/session';
 import { describe, expect, it } from 'vitest';
-import { AgentBusyError, AgentOptionsError, createAgent, type AgentEvent } from '../src/index.js';
+import { AgentBrokenError, AgentBusyError, AgentOptionsError, createAgent, type AgentEvent } from '../src/index.js';
 import { scriptedModel } from '../src/testing/index.js';
 import { nextEvent, recordEvents, recordingTools } from './helpers.js';
 
@@ -324,5 +325,27 @@ describe('options', () => {
   it('refuses a message that is not a user message', async () => {
     const agent = createAgent({ model: scriptedModel([]) });
     await expect(agent.prompt({ role: 'assistant', content: [] } as never)).rejects.toThrow(/agent\.prompt: invalid message/);
+  });
+});
+
+describe('when the session log refuses entries', () => {
+  it('stops the agent: the running turn\'s prompt rejects, work in flight is aborted, later calls fail', async () => {
+    class FailingStore extends MemoryStore {
+      appends = 0;
+      override async append(entries: readonly Entry[]) {
+        if (++this.appends > 1) throw new Error('disk full');
+        return super.append(entries);
+      }
+    }
+    const { sleep } = recordingTools();
+    const agent = createAgent({
+      model: scriptedModel([{ toolCalls: [{ name: 'sleep', args: { ms: 1 } }] }, { text: 'never' }]),
+      tools: [sleep],
+      session: createSessionLog(new FailingStore()),
+    });
+    const events = recordEvents(agent);
+    await expect(agent.prompt('go')).rejects.toThrow(AgentBrokenError);
+    await expect(agent.prompt('again')).rejects.toThrow(/the agent stopped: disk full/);
+    expect(events.find((e) => e.type === 'shell.error')).toMatchObject({ message: 'disk full' });
   });
 });

@@ -71,6 +71,7 @@ export function hostApi(session: SessionLog, journal: JournalStore, runtime: Tur
     journal,
     async prompt(input) {
       const message = toUserMessage(input, 'prompt');
+      if (runtime.broken) throw runtime.broken;
       if (starting || runtime.snapshot.context.turn) {
         throw new AgentBusyError('agent.prompt: a turn is running; use steer() or followUp(), or wait for idle()');
       }
@@ -78,6 +79,8 @@ export function hostApi(session: SessionLog, journal: JournalStore, runtime: Tur
       try {
         const turnId = randomUUID();
         const { outcome } = runtime.startTurn(turnId);
+        // If the start itself fails, the feed's error is the one the caller gets.
+        outcome.catch(() => undefined);
         await runtime.feed({ type: 'turn.start', turnId, at: now(), message });
         return await outcome;
       } finally {

@@ -27,6 +27,11 @@ export class AgentBusyError extends Error {
   override readonly name = 'AgentBusyError';
 }
 
+/** The agent could not carry out an effect and stopped; create or resume a new one over the session. */
+export class AgentBrokenError extends Error {
+  override readonly name = 'AgentBrokenError';
+}
+
 export class ApprovalError extends Error {
   override readonly name = 'ApprovalError';
 }
@@ -52,6 +57,8 @@ interface ParkedApproval {
 
 export interface TurnRuntime {
   readonly snapshot: TurnSnapshot;
+  /** Why the agent stopped, once it has. */
+  readonly broken: AgentBrokenError | null;
   /** Feeds one input to the core and carries out its effects; inputs are applied one at a time, in call order. */
   feed(input: TurnEvent): Promise<void>;
   /** Carries out a blocking effect again (a resumed turn), with the tool outcomes already known. */
@@ -94,8 +101,11 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   let queue: Promise<void> = Promise.resolve();
   let controller = new AbortController();
   let approval: ParkedApproval | null = null;
-  const waiters = new Map<string, (outcome: TurnOutcome) => void>();
-  let idleWaiters: Array<(outcome: TurnOutcome | null) => void> = [];
+  type Waiter<T> = { resolve: (value: T) => void; reject: (error: Error) => void };
+  const waiters = new Map<string, Waiter<TurnOutcome>>();
+  let idleWaiters: Array<Waiter<TurnOutcome | null>> = [];
+  /** Set when the shell could not carry out an effect (the log refused entries): the agent stops. */
+  let broken: AgentBrokenError | null = null;
   const inFlight = new Set<Promise<unknown>>();
 
   inspection?.started(snapshot);
@@ -122,15 +132,37 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   };
 
   const enqueue = (job: () => Promise<void>): Promise<void> => {
-    const run = queue.then(job);
-    queue = run.catch((error) => hub.publish({ type: 'shell.error', where: 'feed', message: (error as Error).message, at: now() }));
+    const run = queue.then(() => {
+      if (broken) throw broken;
+      return job();
+    });
+    queue = run.catch((error: unknown) => {
+      if (error !== broken) breakDown(error);
+    });
     return run;
+  };
+
+  /**
+   * The core's state and the log no longer agree (an append failed mid-step), so no further step
+   * is safe: running work is aborted and every waiting caller gets the error.
+   */
+  const breakDown = (error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    broken = new AgentBrokenError(`the agent stopped: ${message}`, { cause: error });
+    hub.publish({ type: 'shell.error', where: 'feed', message, at: now() });
+    controller.abort(broken.message);
+    dropApproval();
+    for (const waiter of waiters.values()) waiter.reject(broken);
+    waiters.clear();
+    for (const waiter of idleWaiters.splice(0)) waiter.reject(broken);
   };
 
   const feed = (input: TurnEvent) => enqueue(() => process(input));
 
   /** An answer counts only if the turn still waits on the effect it answers. */
-  const answer = (id: string, input: TurnEvent) => enqueue(async () => (pendingId() === id ? process(input) : undefined));
+  const answer = (id: string, input: TurnEvent): Promise<void> =>
+    // A failure here has already stopped the agent (see breakDown); nobody awaits an answer.
+    enqueue(async () => (pendingId() === id ? process(input) : undefined)).catch(() => undefined);
 
   const launch = (id: string, where: string, work: () => Promise<TurnEvent>) => {
     const job = work().then(
@@ -263,16 +295,17 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
 
   const turnEnded = (outcome: TurnOutcome) => {
     dropApproval();
-    waiters.get(outcome.turnId)?.(outcome);
+    waiters.get(outcome.turnId)?.resolve(outcome);
     waiters.delete(outcome.turnId);
-    const idle = idleWaiters;
-    idleWaiters = [];
-    for (const resolve of idle) resolve(outcome);
+    for (const waiter of idleWaiters.splice(0)) waiter.resolve(outcome);
   };
 
   return {
     get snapshot() {
       return snapshot;
+    },
+    get broken() {
+      return broken;
     },
     feed,
     perform(effect, settled) {
@@ -280,7 +313,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     },
     startTurn(turnId) {
       controller = new AbortController();
-      const outcome = new Promise<TurnOutcome>((resolve) => waiters.set(turnId, resolve));
+      const outcome = new Promise<TurnOutcome>((resolve, reject) => waiters.set(turnId, { resolve, reject }));
       return { outcome, signal: controller.signal };
     },
     abortSignal(reason) {
@@ -310,7 +343,8 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     },
     idle() {
       if (!snapshot.context.turn) return Promise.resolve(snapshot.context.lastOutcome);
-      return new Promise((resolve) => idleWaiters.push(resolve));
+      if (broken) return Promise.reject(broken);
+      return new Promise((resolve, reject) => idleWaiters.push({ resolve, reject }));
     },
     subscribe: hub.subscribe,
     events: hub.iterate,
