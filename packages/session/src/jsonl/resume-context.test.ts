@@ -1,13 +1,31 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { useTempDir } from '../../test/temp-dir.js';
 import { chain, compactionEntry, userEntry } from '../../test/entries.js';
+import type { Entry } from '@tiller/core';
 import { opArb, recordSession } from '../../test/session-ops.js';
 import { createSessionLog } from '../session-log.js';
 import { JsonlStore } from './jsonl-store.js';
-import { resumeContext } from './resume-context.js';
+import { FIRST_WINDOW_BYTES, resumeContext } from './resume-context.js';
+
+/** Bytes read through file handles, to see how much of a file a resume takes from disk. */
+const diskReads = vi.hoisted(() => ({ bytes: 0 }));
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs/promises')>();
+  const open: typeof fs.open = async (...args) => {
+    const handle = await fs.open(...args);
+    const read = handle.read.bind(handle) as (...a: unknown[]) => Promise<{ bytesRead: number; buffer: unknown }>;
+    handle.read = (async (...a: unknown[]) => {
+      const result = await read(...a);
+      diskReads.bytes += result.bytesRead;
+      return result;
+    }) as typeof handle.read;
+    return handle;
+  };
+  return { ...fs, open };
+});
 
 let n = 0;
 const tempDir = useTempDir('tiller-resume-');
@@ -85,5 +103,60 @@ describe('resumeContext', () => {
     const resumed = await resumeContext(file);
     expect(resumed.read).toBe('tail');
     expect(resumed.path.map((e) => e.id)).toEqual(['a "quoted" \\ id', 'b\u00e9']);
+  });
+
+  describe('on a file larger than its first read from the end', () => {
+    /** A chain of user entries of about 20 kB each, `count` long: 60 of them pass the first window. */
+    const bigChain = (count: number, prefix = 'b', parentId: string | null = null): Entry[] => {
+      const out: Entry[] = [];
+      for (let i = 0; i < count; i++) out.push(userEntry(`${prefix}${i}`, i === 0 ? parentId : `${prefix}${i - 1}`, `${i} ${'x'.repeat(20_000)}`));
+      return out;
+    };
+    const fullOpen = async (file: string) => createSessionLog(await JsonlStore.open(file, { readOnly: true }));
+
+    it('reads back to the first kept entry, however far before the first window it lies', async () => {
+      const entries = [...bigChain(150), compactionEntry('c', 'b149', 'b10'), userEntry('after', 'c')];
+      const file = await writeSession(entries);
+      const resumed = await resumeContext(file);
+      expect(resumed.read).toBe('tail');
+      expect(resumed.path.map((e) => e.id)).toEqual([...entries.slice(10).map((e) => e.id)]);
+      expect(resumed.context).toEqual((await fullOpen(file)).context());
+    });
+
+    it('reads from disk only the end of the file that holds the path', async () => {
+      const entries = [...bigChain(150), compactionEntry('c', 'b149', 'b145'), userEntry('after', 'c')];
+      const file = await writeSession(entries);
+      const size = (await stat(file)).size;
+      expect(size).toBeGreaterThan(2 * FIRST_WINDOW_BYTES);
+      diskReads.bytes = 0;
+      expect((await resumeContext(file)).read).toBe('tail');
+      // The header, then one window: the rest of the file stays on disk.
+      expect(diskReads.bytes).toBeLessThanOrEqual(64 * 1024 + FIRST_WINDOW_BYTES);
+    });
+
+    it('walks to the root of a session without a compaction', async () => {
+      const file = await writeSession(bigChain(120));
+      const resumed = await resumeContext(file);
+      expect(resumed.read).toBe('tail');
+      expect(resumed.path).toHaveLength(120);
+      expect(resumed.context).toEqual((await fullOpen(file)).context());
+    });
+
+    it('reads a last line longer than the first window', async () => {
+      const long = userEntry('long', 'b9', 'y'.repeat(FIRST_WINDOW_BYTES + 10));
+      const file = await writeSession([...bigChain(10), compactionEntry('c', 'b9', 'b8'), { ...long, parentId: 'c' }]);
+      const resumed = await resumeContext(file);
+      expect(resumed.read).toBe('tail');
+      expect(resumed.path.map((e) => e.id)).toEqual(['b8', 'b9', 'c', 'long']);
+    });
+
+    it('numbers a torn last line from the top of the file', async () => {
+      const file = await writeSession(bigChain(60));
+      await writeFile(file, `${await readFile(file, 'utf8')}{"kind":"message","id":"x`);
+      const resumed = await resumeContext(file);
+      expect(resumed.read).toBe('tail');
+      expect(resumed.leafId).toBe('b59');
+      expect(resumed.warnings).toEqual([expect.objectContaining({ line: 62, kind: 'torn_line' })]);
+    });
   });
 });

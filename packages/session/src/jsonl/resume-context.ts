@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { buildContext, type Entry, type Message } from '@tiller/core';
 import type { ReadWarning } from '../errors.js';
 import { createSessionLog } from '../session-log.js';
@@ -30,20 +30,67 @@ const ID_PREFIX = Buffer.from(',"id":');
 const PARENT_PREFIX = Buffer.from(',"parentId":');
 const NULL = Buffer.from('null');
 
+/** The first read from the end of the file; each further read doubles it. */
+export const FIRST_WINDOW_BYTES = 1 << 20;
+/** The header line is short; a file whose first line is longer is read whole. */
+const HEADER_BYTES = 64 * 1024;
+
 /**
  * The context at the end of a session file without parsing all of it: walks the leaf's path
  * backwards from the last line, reading only the `kind`/`id`/`parentId` prefix of lines that are
  * not on it, and stops at the latest compaction's first kept entry. Lines before that are never
- * decoded. A file this cannot read line by line (an older format, a corrupt line on the path, a
- * line without the prefix) is opened fully instead, with the usual warnings.
+ * decoded, and never read from disk either: the file is read from its end in windows that double
+ * until the walk is done. A file this cannot read line by line (an older format, a corrupt line
+ * on the path, a line without the prefix) is opened fully instead, with the usual warnings.
  */
 export async function resumeContext(path: string): Promise<ResumedContext> {
-  const bytes = await readFile(path);
-  const headerEnd = bytes.indexOf(NEWLINE);
-  const header = parseHeader(bytes.toString('utf8', 0, headerEnd < 0 ? bytes.length : headerEnd), path, headerEnd < 0);
-  const tail = header.version === SESSION_FORMAT_VERSION && headerEnd >= 0 ? readTail(bytes, headerEnd + 1, path) : undefined;
-  if (tail) return { header, ...tail, context: buildContext(tail.path), read: 'tail' };
-  return fullRead(path);
+  const handle = await open(path, 'r');
+  let tail: SettledRead;
+  let header: SessionFileHeader;
+  try {
+    const { size } = await handle.stat();
+    const head = await readRange(handle, 0, Math.min(size, HEADER_BYTES));
+    const headerEnd = head.indexOf(NEWLINE);
+    if (headerEnd < 0 && size > head.length) return await fullRead(path);
+    header = parseHeader(head.toString('utf8', 0, headerEnd < 0 ? head.length : headerEnd), path, headerEnd < 0);
+    if (header.version !== SESSION_FORMAT_VERSION || headerEnd < 0) return await fullRead(path);
+    tail = await readTailWindows(handle, size, headerEnd + 1, path);
+  } finally {
+    await handle.close();
+  }
+  if (tail.kind === 'unreadable') return fullRead(path);
+  return { header, leafId: tail.leafId, path: tail.path, warnings: tail.warnings, context: buildContext(tail.path), read: 'tail' };
+}
+
+/**
+ * Reads `[start, size)` windows from the end, doubling, until the walk is done or the window
+ * reaches `bodyStart` (then the walk always ends). A torn last line needs its line number, which
+ * only the whole body gives: that read goes straight to the whole body.
+ */
+async function readTailWindows(handle: FileHandle, size: number, bodyStart: number, file: string): Promise<SettledRead> {
+  let windowBytes = FIRST_WINDOW_BYTES;
+  for (;;) {
+    const start = Math.max(bodyStart, size - windowBytes);
+    const whole = start === bodyStart;
+    const bytes = await readRange(handle, start, size - start);
+    // In a partial window the first line may be cut: lines are read from the first newline on.
+    const firstLine = whole ? 0 : bytes.indexOf(NEWLINE) + 1;
+    const result: TailRead = firstLine === 0 && !whole ? { kind: 'more' } : readTail(bytes, firstLine, whole, file);
+    if (result.kind === 'path' || result.kind === 'unreadable') return result;
+    if (whole) throw new Error(`${file}: a walk over the whole body ended without a result`);
+    windowBytes = result.kind === 'more' ? windowBytes * 2 : size;
+  }
+}
+
+async function readRange(handle: FileHandle, position: number, length: number): Promise<Buffer> {
+  const buffer = Buffer.allocUnsafe(length);
+  let filled = 0;
+  while (filled < length) {
+    const { bytesRead } = await handle.read(buffer, filled, length - filled, position + filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return filled === length ? buffer : buffer.subarray(0, filled);
 }
 
 async function fullRead(path: string): Promise<ResumedContext> {
@@ -53,11 +100,27 @@ async function fullRead(path: string): Promise<ResumedContext> {
   return { header: store.header, leafId: log.leafId, path: full, context: buildContext(full), read: 'full', warnings: [...store.warnings] };
 }
 
-function readTail(bytes: Buffer, bodyStart: number, file: string): Omit<ResumedContext, 'header' | 'context' | 'read'> | undefined {
+/**
+ * What a walk over one window found: the path, a line it cannot read (`unreadable`: open fully),
+ * or that it needs the bytes before the window (`more`) or the whole body (`whole`).
+ */
+type TailRead =
+  | { kind: 'path'; leafId: string | null; path: Entry[]; warnings: ReadWarning[] }
+  | { kind: 'unreadable' }
+  | { kind: 'more' }
+  | { kind: 'whole' };
+type SettledRead = Extract<TailRead, { kind: 'path' | 'unreadable' }>;
+
+/**
+ * Walks the leaf's path backwards over `bytes`, lines starting at `bodyStart`. With `whole`, the
+ * bytes are the file's whole body (everything after the header line) and the walk always ends.
+ */
+function readTail(bytes: Buffer, bodyStart: number, whole: boolean, file: string): TailRead {
   const warnings: ReadWarning[] = [];
   const collected: Entry[] = [];
   let want: string | null | undefined;
   let firstKept: string | undefined;
+  const done = (): TailRead => ({ kind: 'path', leafId: collected[0]?.id ?? null, path: collected.reverse(), warnings });
   let lineEnd = bytes.length;
   while (lineEnd > bodyStart) {
     const terminated = bytes[lineEnd - 1] === NEWLINE;
@@ -70,25 +133,28 @@ function readTail(bytes: Buffer, bodyStart: number, file: string): Omit<ResumedC
       // The last line decides the leaf; it may be torn.
       const entry = parseLine(bytes, lineStart, contentEnd);
       if (!entry) {
-        if (terminated) return undefined;
-        const thisLine = lineNumberAt(bytes, lineStart);
+        if (terminated) return { kind: 'unreadable' };
+        if (!whole) return { kind: 'whole' };
+        const thisLine = lineNumberAt(bytes, lineStart) + 1;
         warnings.push({ line: thisLine, kind: 'torn_line', message: `${file}:${thisLine}: the last line is incomplete (a write was cut off); skipped` });
         continue;
       }
       want = entry.id;
     }
     const prefix = readPrefix(bytes, lineStart, contentEnd);
-    if (!prefix) return undefined;
+    if (!prefix) return { kind: 'unreadable' };
     if (prefix.id !== want) continue;
     const entry = parseLine(bytes, lineStart, contentEnd);
-    if (!entry) return undefined;
+    if (!entry) return { kind: 'unreadable' };
     collected.push(entry);
     if (entry.kind === 'compaction' && firstKept === undefined) firstKept = entry.firstKeptEntryId;
-    if (entry.id === firstKept) break;
+    if (entry.id === firstKept) return done();
     want = entry.parentId;
-    if (want === null) break;
+    if (want === null) return done();
   }
-  return { leafId: collected[0]?.id ?? null, path: collected.reverse(), warnings };
+  // Out of lines: in the whole body the path ends here (its first entry's parent is missing, as a
+  // full open reads it too); in a partial window the rest of it lies before the window.
+  return whole ? done() : { kind: 'more' };
 }
 
 function parseLine(bytes: Buffer, start: number, end: number): Entry | undefined {
@@ -133,7 +199,7 @@ function matches(bytes: Buffer, at: number, literal: Buffer): boolean {
   return at + literal.length <= bytes.length && bytes.compare(literal, 0, literal.length, at, at + literal.length) === 0;
 }
 
-/** The 1-based number of the line that starts at `offset` (only for a warning: it scans the file). */
+/** The 1-based number, counted from the header line, of the body line that starts at `offset` (only for a warning: it scans the body). */
 function lineNumberAt(bytes: Buffer, offset: number): number {
   let count = 1;
   for (let i = bytes.indexOf(NEWLINE); i >= 0 && i < offset; i = bytes.indexOf(NEWLINE, i + 1)) count++;
