@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { type Compactor, WindowManager } from '@tiller/compaction';
+import { WindowManager } from '@tiller/compaction';
 import type { TurnOutcome } from '@tiller/core';
 import { createSessionLog, JsonlStore } from '@tiller/session';
 import { z } from 'zod';
@@ -78,7 +78,7 @@ export async function runHostApp(options: { dir: string; prompt: string; model?:
     session,
     journal,
     systemPrompt: 'You keep the user\'s notebook. Use the tools; say briefly what you did.',
-    compactor: WindowManager({ strategy: 'keepTail', keepRecentTokens: 4_000 }) as Compactor<unknown>,
+    compactor: WindowManager({ strategy: 'keepTail', keepRecentTokens: 4_000 }),
     limits: { maxIterations: 10, approvalTimeoutMs: 60_000 },
   };
 

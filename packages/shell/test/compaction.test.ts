@@ -28,7 +28,7 @@ describe('compaction through the shell', () => {
     const agent = createAgent({
       model,
       tools: [readPage],
-      compactor: WindowManager({ strategy: 'keepTail', contextWindow: window, reserveTokens: 600, keepRecentTokens: 500 }) as Compactor<unknown>,
+      compactor: WindowManager({ strategy: 'keepTail', contextWindow: window, reserveTokens: 600, keepRecentTokens: 500 }),
       hooks: { afterCompact: [(meta) => void afterCompact.push(meta.tokensRemoved)] },
       limits: { maxIterations: 20 },
     });

@@ -42,11 +42,12 @@ export const AgentOptions = z.strictObject({
         seen.add(tool.name);
       }
     }),
+  // Any compactor, whatever its options type: `compactorOptions` is what the shell hands it.
   compactor: z
-    .custom<Compactor<unknown>>((value) => typeof (value as Compactor<unknown> | undefined)?.maybeCompact === 'function', {
+    .custom<Compactor<any>>((value) => typeof (value as Compactor<unknown> | undefined)?.maybeCompact === 'function', {
       message: 'expected a Compactor (an object with maybeCompact(acc, ctx, opts)), such as NoOpCompactor or WindowManager(...)',
     })
-    .default(NoOpCompactor as Compactor<unknown>),
+    .default(NoOpCompactor as Compactor<any>),
   /** Passed to the compactor as `opts` at every boundary. */
   compactorOptions: z.unknown().optional(),
   session: z
