@@ -1,8 +1,7 @@
 export { createAgent, type Agent, type UserInput } from './agent/create-agent.js';
-export { AgentLimits, AgentOptions, AgentOptionsError, type ResolvedAgentOptions } from './agent/agent-options.js';
+export { AgentLimits, AgentOptions, type ResolvedAgentOptions } from './agent/agent-options.js';
+export { AgentBrokenError, AgentBusyError, AgentOptionsError, ApprovalError } from './errors.js';
 export type { AgentEvent, AgentEventType, AgentListener, ShellEvent } from './agent/agent-event.js';
-export { AgentBrokenError, AgentBusyError, ApprovalError } from './agent/turn-runtime.js';
-export { CompactorContractError } from './agent/resolve-compaction.js';
 export type { InspectionRecord, InspectOption, InspectorLike } from './agent/inspection.js';
 export { retryDelay, type RetrySettings } from './agent/retry-delay.js';
 export type { ModelRequest, ModelStreamPart, TillerModel, ToolSpec } from './model/model.js';

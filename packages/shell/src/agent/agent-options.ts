@@ -6,6 +6,7 @@ import { isTool, type Tool } from '../tools/define-tool.js';
 import type { ToolPolicy } from '../tools/policy.js';
 import type { JournalStore } from '../journal/journal-store.js';
 import type { InspectOption } from './inspection.js';
+import { AgentOptionsError } from '../errors.js';
 
 const fn = <T>(what: string) => z.custom<T>((value) => typeof value === 'function', { message: `expected ${what}` });
 const ms = z.number().int().positive();
@@ -79,10 +80,6 @@ export const AgentOptions = z.strictObject({
 });
 export type AgentOptions = z.input<typeof AgentOptions>;
 export type ResolvedAgentOptions = z.output<typeof AgentOptions>;
-
-export class AgentOptionsError extends Error {
-  override readonly name = 'AgentOptionsError';
-}
 
 /** Validates the options; the error names each bad option and what was expected. */
 export function resolveAgentOptions(options: AgentOptions, entryPoint = 'createAgent'): ResolvedAgentOptions {

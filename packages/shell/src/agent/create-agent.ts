@@ -4,8 +4,9 @@ import { createSessionLog, MemoryStore, type SessionLog } from '@tiller/session'
 import { z } from 'zod';
 import { fileJournal, journalPathFor, memoryJournal, type JournalStore } from '../journal/journal-store.js';
 import type { AgentEvent, AgentListener } from './agent-event.js';
-import { AgentOptionsError, resolveAgentOptions, type AgentOptions } from './agent-options.js';
-import { AgentBusyError, createTurnRuntime, journalHeader, type TurnRuntime } from './turn-runtime.js';
+import { AgentBusyError, AgentOptionsError } from '../errors.js';
+import { resolveAgentOptions, type AgentOptions } from './agent-options.js';
+import { createTurnRuntime, journalHeader, type TurnRuntime } from './turn-runtime.js';
 
 /** What a host sends as a prompt, a steering message or a follow-up: text, or a full user message. */
 export type UserInput = string | UserMessage;

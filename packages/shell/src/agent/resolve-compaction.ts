@@ -1,4 +1,4 @@
-import { type CompactionHooks, type CompactionMeta, type Compactor, runAfterCompactHooks, type TokenLedger } from '@tiller/compaction';
+import { type CompactionHooks, compactionDoneMeta, type Compactor, runAfterCompactHooks, type TokenLedger } from '@tiller/compaction';
 import type { CompactionMeta as CoreCompactionMeta, Entry, MaybeCompactEffect, TurnEventOf } from '@tiller/core';
 import type { ShellEvent } from './agent-event.js';
 
@@ -15,10 +15,6 @@ export interface CompactionDeps {
   signal: AbortSignal;
   publish(event: ShellEvent): void;
   now(): string;
-}
-
-export class CompactorContractError extends Error {
-  override readonly name = 'CompactorContractError';
 }
 
 /**
@@ -72,7 +68,7 @@ export async function resolveCompaction(
     return { event: done({ compacted: false, error: message }, []), ledger: undefined };
   }
   await runAfterCompactHooks(deps.hooks, outcome.meta);
-  return { event: done(plainMeta(outcome.meta), [...outcome.meta.appended]), ledger: outcome.acc.ledger };
+  return { event: done(compactionDoneMeta(outcome.meta), [...outcome.meta.appended]), ledger: outcome.acc.ledger };
 }
 
 /**
@@ -89,21 +85,4 @@ function appendOnlyProblem(before: readonly Entry[], after: readonly Entry[], ap
     if (after[before.length + i]?.id !== entry.id) return `appended[${i}] is not at the end of its path`;
   }
   return null;
-}
-
-/** The meta as the journal and subscribers get it: data only (ids for the dropped entries, the error's message). */
-function plainMeta(meta: CompactionMeta): CoreCompactionMeta {
-  if (!meta.compacted) {
-    return { compacted: false, ...(meta.error ? { error: meta.error.message } : {}), ...(meta.skipped ? { skipped: meta.skipped } : {}) };
-  }
-  return {
-    compacted: true,
-    strategy: meta.strategy,
-    tokensBefore: meta.tokensBefore,
-    tokensAfter: meta.tokensAfter,
-    tokensRemoved: meta.tokensRemoved,
-    midRound: meta.midRound,
-    droppedEntryIds: meta.dropped.map((e) => e.id),
-    clearedEntryIds: [...meta.clearedEntryIds],
-  };
 }

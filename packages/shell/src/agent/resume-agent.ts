@@ -4,7 +4,8 @@ import { replayJournal } from '../journal/replay-journal.js';
 import type { Tool } from '../tools/define-tool.js';
 import { errorOutcome } from '../tools/tool-output.js';
 import type { AgentEvent, AgentListener } from './agent-event.js';
-import { AgentOptionsError, resolveAgentOptions, type AgentOptions } from './agent-options.js';
+import { AgentOptionsError } from '../errors.js';
+import { resolveAgentOptions, type AgentOptions } from './agent-options.js';
 import { createAgent, hostApi, type Agent } from './create-agent.js';
 import { createTurnRuntime } from './turn-runtime.js';
 

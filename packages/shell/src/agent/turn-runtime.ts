@@ -20,21 +20,9 @@ import type { AgentEvent, AgentListener } from './agent-event.js';
 import type { ResolvedAgentOptions } from './agent-options.js';
 import { callModel } from './call-model.js';
 import { createEventHub } from './event-hub.js';
+import { AgentBrokenError, ApprovalError } from '../errors.js';
 import { createInspection } from './inspection.js';
 import { resolveCompaction } from './resolve-compaction.js';
-
-export class AgentBusyError extends Error {
-  override readonly name = 'AgentBusyError';
-}
-
-/** The agent could not carry out an effect and stopped; create or resume a new one over the session. */
-export class AgentBrokenError extends Error {
-  override readonly name = 'AgentBrokenError';
-}
-
-export class ApprovalError extends Error {
-  override readonly name = 'ApprovalError';
-}
 
 export interface RuntimeInit {
   options: ResolvedAgentOptions;
