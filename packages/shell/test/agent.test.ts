@@ -2,7 +2,8 @@ import type { Compactor } from '@tiller/compaction';
 import type { Entry, Message } from '@tiller/core';
 import { createSessionLog, MemoryStore } from '@tiller/session';
 import { describe, expect, it } from 'vitest';
-import { AgentBrokenError, AgentBusyError, AgentOptionsError, createAgent, type AgentEvent } from '../src/index.js';
+import { z } from 'zod';
+import { AgentBrokenError, AgentBusyError, AgentOptionsError, createAgent, defineTool, type AgentEvent } from '../src/index.js';
 import { scriptedModel } from '../src/testing/index.js';
 import { nextEvent, recordEvents, recordingTools } from './helpers.js';
 
@@ -65,6 +66,47 @@ describe('createAgent: a turn end to end with the scripted model', () => {
     await agent.prompt('sleep twice');
     expect(finished).toEqual(['fast', 'slow']);
     expect(model.requests[1]!.messages.slice(2).map((m) => (m.role === 'toolResult' ? m.toolCallId : m.role))).toEqual(['slow', 'fast']);
+  });
+
+  it('runs a batch one call at a time when it holds a sequential tool', async () => {
+    const { echo } = recordingTools();
+    const log: string[] = [];
+    const write = defineTool({
+      name: 'write',
+      description: 'writes, slowly',
+      input: z.object({ n: z.number() }),
+      sequential: true,
+      execute: async ({ n }) => {
+        log.push(`start ${n}`);
+        await new Promise((r) => setTimeout(r, 10));
+        log.push(`end ${n}`);
+        return `wrote ${n}`;
+      },
+    });
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'write', args: { n: 1 } }, { name: 'echo', args: { text: 'between' } }, { name: 'write', args: { n: 2 } }] },
+      { text: 'ok' },
+    ]);
+    const agent = createAgent({ model, tools: [write, echo] });
+    const order: string[] = [];
+    agent.subscribe((e) => (e.type === 'tool.started' || e.type === 'tool.finished') && order.push(`${e.type} ${e.toolName}`));
+    await agent.prompt('write twice');
+    expect(log).toEqual(['start 1', 'end 1', 'start 2', 'end 2']);
+    expect(order).toEqual(['tool.started write', 'tool.finished write', 'tool.started echo', 'tool.finished echo', 'tool.started write', 'tool.finished write']);
+  });
+
+  it('gives the events as an async iterator too, which ends when the agent closes', async () => {
+    const agent = createAgent({ model: scriptedModel([{ text: 'hello there' }]) });
+    const seen: string[] = [];
+    const reading = (async () => {
+      for await (const event of agent) seen.push(event.type);
+    })();
+    await agent.prompt('hi');
+    await agent.close();
+    await reading;
+    expect(seen[0]).toBe('message.added');
+    expect(seen).toContain('text.delta');
+    expect(seen.at(-1)).toBe('turn.ended');
   });
 
   it('delivers a steering message at the next boundary, after the tool batch', async () => {
@@ -235,6 +277,18 @@ describe('abort reaches whatever the turn is doing', () => {
     expect(agent.pendingApprovals()).toEqual([]);
     expect(calls).toEqual([]);
     expectValidTranscript(agent.session.context());
+  });
+
+  it('while waiting to retry the model', async () => {
+    const model = scriptedModel([{ error: 'transient', message: 'busy', retryAfterMs: 60_000 }]);
+    const agent = createAgent({ model, limits: { retryMaxDelayMs: 60_000 } });
+    const done = agent.prompt('hello');
+    await nextEvent(agent, 'llm.retry');
+    const started = Date.now();
+    await agent.abort('no time');
+    expect(await done).toMatchObject({ status: 'aborted', reason: 'no time' });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(model.requests).toHaveLength(1);
   });
 
   it('when idle: nothing happens', async () => {

@@ -47,6 +47,8 @@ describe('compaction through the shell', () => {
     const started = events.filter((e): e is Extract<AgentEvent, { type: 'compaction.started' }> => e.type === 'compaction.started');
     expect(started).toHaveLength(finished.length);
     expect(started.every((e) => e.tokensBefore > 0)).toBe(true);
+    // The window check before each call saw the compacted context: no call was refused as an overflow.
+    expect(started.filter((e) => e.force)).toEqual([]);
     // Every request fitted: without compaction the last ones would have been about 3,500 tokens.
     expect(model.requests).toHaveLength(15);
     for (const request of model.requests) expect(JSON.stringify(request.messages).length / 4).toBeLessThan(window);

@@ -1,4 +1,8 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { createSessionLog, JsonlStore } from '@tiller/session';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgent, fromLanguageModel, type AgentEvent } from '../src/index.js';
 import { startChatCompletionsServer, type ChatCompletionsServer, type ServerReply } from './chat-completions-server.js';
@@ -118,14 +122,31 @@ describe('fromLanguageModel over real HTTP (an OpenAI-compatible server on 127.0
     expect(await done).toMatchObject({ status: 'aborted', reason: 'user left' });
   });
 
-  it('sends the API key only to the server: never to the log, the journal or an event', async () => {
-    const model = await localModel([{ stream: { text: 'ok', usage: { prompt_tokens: 5, completion_tokens: 1 } } }]);
-    const agent = createAgent({ model });
-    const events = recordEvents(agent);
-    await agent.prompt('hi');
-    expect(server!.requests[0]!.headers.authorization).toBe(`Bearer ${SECRET}`);
-    const stored = JSON.stringify([agent.session.entries(), await agent.journal.read(), events, agent.snapshot.context]);
-    expect(stored).toContain('ok');
-    expect(stored).not.toContain(SECRET);
+  it('sends the API key only to the server: never to the session file, the journal or an event', async () => {
+    const model = await localModel([
+      { stream: { toolCalls: [{ id: 'call_k', name: 'echo', args: { text: 'x' } }] } },
+      { status: 503, body: { error: { message: 'overloaded' } } },
+      { stream: { text: 'ok', usage: { prompt_tokens: 5, completion_tokens: 1 } } },
+    ]);
+    const dir = await mkdtemp(join(tmpdir(), 'tiller-secret-'));
+    try {
+      const store = await JsonlStore.open(join(dir, 'chat.jsonl'));
+      const { echo } = recordingTools();
+      const agent = createAgent({ model, tools: [echo], session: createSessionLog(store), limits: { retryBaseDelayMs: 1 } });
+      const events = recordEvents(agent);
+      await agent.prompt('hi');
+      await store.close();
+      expect(server!.requests[0]!.headers.authorization).toBe(`Bearer ${SECRET}`);
+      const stored = [
+        await readFile(join(dir, 'chat.jsonl'), 'utf8'),
+        await readFile(join(dir, 'chat.journal.jsonl'), 'utf8'),
+        JSON.stringify(events),
+        JSON.stringify(agent.snapshot.context),
+      ].join('\n');
+      expect(stored).toContain('overloaded');
+      expect(stored).not.toContain(SECRET);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,3 @@
-import { estimateContextTokens } from '@tiller/compaction';
 import type { CallLlmEffect, LlmFailure, TurnEventOf } from '@tiller/core';
 import { abortableDelay } from '../abortable-delay.js';
 import type { TillerModel, ToolSpec } from '../model/model.js';
@@ -11,7 +10,8 @@ export interface CallModelDeps {
   model: TillerModel;
   toolSpecs: ToolSpec[];
   systemPrompt: string | undefined;
-  promptTokens: number;
+  /** The context's size in tokens as the ledger sees it (compactions applied), prompt included. */
+  contextTokens(): number;
   limits: AgentLimits;
   signal: AbortSignal;
   publish(event: ShellEvent): void;
@@ -29,7 +29,7 @@ export async function callModel(effect: CallLlmEffect, deps: CallModelDeps): Pro
   const messages = effect.context.toArray();
   const failed = (error: LlmFailure): Answer => ({ type: 'llm.failed', callId: effect.callId, at: deps.now(), error });
   if (model.contextWindow !== undefined) {
-    const tokens = estimateContextTokens(messages).tokens + deps.promptTokens;
+    const tokens = deps.contextTokens();
     if (tokens > model.contextWindow) {
       return failed({ kind: 'overflow', message: `the request (about ${tokens} tokens) is larger than the ${model.contextWindow}-token window of ${model.id}` });
     }

@@ -11,6 +11,7 @@ export interface CompactionDeps {
   modelId: string;
   window: number | undefined;
   promptTokens: number;
+  contextTokens(): number;
   hooks: CompactionHooks;
   signal: AbortSignal;
   publish(event: ShellEvent): void;
@@ -26,14 +27,13 @@ export async function resolveCompaction(
   effect: MaybeCompactEffect,
   deps: CompactionDeps,
 ): Promise<{ event: TurnEventOf<'compaction.done'>; ledger: TokenLedger | undefined }> {
-  const estimate = deps.ledger.estimate();
   deps.publish({
     type: 'compaction.started',
     compactionId: effect.compactionId,
     midRound: effect.midRound,
     reason: effect.reason,
     force: effect.force,
-    tokensBefore: estimate.tokens + (estimate.anchored ? 0 : deps.promptTokens),
+    tokensBefore: deps.contextTokens(),
     at: deps.now(),
   });
   const done = (meta: CoreCompactionMeta, appended: Entry[]): TurnEventOf<'compaction.done'> => ({

@@ -100,6 +100,12 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
 
   const pendingId = () => snapshot.context.turn?.pending?.id;
 
+  /** Anchored on the last reported usage (which counted the prompt), else estimated with the prompt added. */
+  const contextTokens = () => {
+    const estimate = ledger.estimate();
+    return estimate.tokens + (estimate.anchored ? 0 : promptTokens);
+  };
+
   const syncLedger = () => {
     const entries = snapshot.context.entries;
     if (ledger.length > entries.length) ledger = createTokenLedger(entries.toArray());
@@ -185,6 +191,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
             modelId: options.model.id,
             window: options.model.contextWindow,
             promptTokens,
+            contextTokens,
             hooks: options.hooks,
             signal: controller.signal,
             publish: hub.publish,
@@ -200,7 +207,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
             model: options.model,
             toolSpecs,
             systemPrompt: options.systemPrompt,
-            promptTokens,
+            contextTokens,
             limits: options.limits,
             signal: controller.signal,
             publish: hub.publish,

@@ -12,7 +12,8 @@ export function memoryJournal(lines: JournalLine[] = []): JournalStore & { reado
   return {
     lines,
     async append(line) {
-      lines.push(structuredClone(line));
+      // The shell builds each line fresh and never changes it afterwards: no copy needed.
+      lines.push(line);
     },
     async read() {
       return structuredClone(lines);
