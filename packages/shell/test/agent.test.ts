@@ -291,6 +291,15 @@ describe('abort reaches whatever the turn is doing', () => {
     expect(model.requests).toHaveLength(1);
   });
 
+  it('right after prompt(), before the turn has started', async () => {
+    const model = scriptedModel([{ text: 'never' }]);
+    const agent = createAgent({ model });
+    const done = agent.prompt('hello');
+    await agent.abort('too soon');
+    expect(await done).toMatchObject({ status: 'aborted', reason: 'too soon' });
+    expect(model.requests).toHaveLength(0);
+  });
+
   it('when idle: nothing happens', async () => {
     const agent = createAgent({ model: scriptedModel([{ text: 'hi' }]) });
     await agent.abort();

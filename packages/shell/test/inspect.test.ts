@@ -1,4 +1,6 @@
-import { createInspector, type StatelyInspectionEvent } from '@statelyai/inspect';
+import { createServer } from 'node:net';
+import { createInspector, createWebSocketInspector, createWebSocketReceiver, type StatelyInspectionEvent } from '@statelyai/inspect';
+import { createInspectorServer } from '@statelyai/inspect/server';
 import { describe, expect, it } from 'vitest';
 import { createAgent, type InspectionRecord, type InspectorLike } from '../src/index.js';
 import { scriptedModel } from '../src/testing/index.js';
@@ -46,4 +48,27 @@ describe('inspect', () => {
     await agent.prompt('hello');
     expect(records.map((r) => r.kind)).toEqual(['actor', ...Array(3).fill(['event', 'snapshot']).flat()]);
   });
+
+  it('carries the turn to a receiver over the WebSocket inspector and its server on 127.0.0.1', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as { port: number };
+        probe.close(() => resolve(free));
+      });
+    });
+    const server = createInspectorServer({ port, autoOpen: false });
+    const received: StatelyInspectionEvent[] = [];
+    createWebSocketReceiver({ server: `ws://127.0.0.1:${port}` }).subscribe((event) => void received.push(event));
+    const inspector = createWebSocketInspector({ url: `ws://127.0.0.1:${port}` });
+    try {
+      const agent = createAgent({ model: scriptedModel([{ text: 'hi' }]), inspect: inspector });
+      await agent.prompt('hello');
+      for (let i = 0; i < 250 && received.length < 7; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(received.map((e) => e.type)).toEqual(['@xstate.actor', ...Array(3).fill(['@xstate.event', '@xstate.snapshot']).flat()]);
+      expect(received.at(-1)).toMatchObject({ snapshot: { value: 'idle', context: { lastOutcome: { status: 'completed' } } } });
+    } finally {
+      inspector.stop();
+      server.stop();
+    }
+  }, 15_000);
 });

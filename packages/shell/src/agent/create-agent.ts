@@ -91,7 +91,8 @@ export function hostApi(session: SessionLog, journal: JournalStore, runtime: Tur
     steer: (input) => runtime.feed({ type: 'steer', at: now(), message: toUserMessage(input, 'steer') }),
     followUp: (input) => runtime.feed({ type: 'follow_up', at: now(), message: toUserMessage(input, 'followUp') }),
     async abort(reason) {
-      if (!runtime.snapshot.context.turn) return;
+      // A turn that is starting (its turn.start still queued) counts as running.
+      if (!starting && !runtime.snapshot.context.turn) return;
       const why = reason ?? 'aborted by the host';
       runtime.abortSignal(why);
       await runtime.feed({ type: 'abort', at: now(), reason: why });
