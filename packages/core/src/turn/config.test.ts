@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import type { Entry } from '../schema/entry.js';
+import { resolveTurnConfig, TurnConfigError } from './config.js';
+
+const entry = (id: string, parentId: string | null): Entry => ({ id, parentId, at: 'x', kind: 'message', message: { role: 'user', content: id } });
+
+describe('resolveTurnConfig', () => {
+  it('fills in the defaults', () => {
+    expect(resolveTurnConfig()).toEqual({ maxIterations: 25, entries: [] });
+  });
+
+  it('accepts a path that starts mid-tree, as a resumed session gives it', () => {
+    expect(resolveTurnConfig({ entries: [entry('b', 'a'), entry('c', 'b')] }).entries).toHaveLength(2);
+  });
+
+  it('names the option that is wrong', () => {
+    expect(() => resolveTurnConfig({ maxIterations: 1.5 })).toThrow(/maxIterations/);
+    expect(() => resolveTurnConfig({ entries: [entry('a', null), { ...entry('b', 'a'), kind: 'note' } as never] })).toThrow(/entries\[1\]\.kind/);
+    expect(() => resolveTurnConfig({ entries: [entry('a', null), entry('c', 'b')] })).toThrow(TurnConfigError);
+    expect(() => resolveTurnConfig({ entries: [entry('a', null), entry('c', 'b')] })).toThrow(/entries\[1\]\.parentId: expected "a"/);
+  });
+});
