@@ -3,6 +3,7 @@ import {
   type ApprovalDecision,
   type BlockingEffect,
   type Effect,
+  type Entry,
   step,
   type ToolCallPart,
   type ToolOutcome,
@@ -83,7 +84,9 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   const inspection = createInspection(options.inspect, actorId);
 
   let snapshot = init.snapshot;
-  let ledger: TokenLedger = createTokenLedger(snapshot.context.entries.toArray());
+  // The session path as an array the shell only appends to, so a compactor gets it without a copy.
+  const path: Entry[] = snapshot.context.entries.toArray();
+  let ledger: TokenLedger = createTokenLedger(path);
   let seq = init.nextSeq;
   let header = init.header;
   let queue: Promise<void> = Promise.resolve();
@@ -106,10 +109,13 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     return estimate.tokens + (estimate.anchored ? 0 : promptTokens);
   };
 
-  const syncLedger = () => {
+  /** Brings the path and the ledger up to the snapshot's entries (which only ever grow). */
+  const syncPath = () => {
     const entries = snapshot.context.entries;
-    if (ledger.length > entries.length) ledger = createTokenLedger(entries.toArray());
-    else if (ledger.length < entries.length) ledger.appendAll(entries.slice(ledger.length));
+    if (path.length < entries.length) path.push(...entries.slice(path.length));
+    // A compactor advances the ledger it is given; if its result was then discarded, start over.
+    if (ledger.length > path.length) ledger = createTokenLedger(path);
+    else if (ledger.length < path.length) ledger.appendAll(path.slice(ledger.length));
   };
 
   const process = async (input: TurnEvent) => {
@@ -119,7 +125,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     }
     const result = step(snapshot, input);
     snapshot = result.snapshot;
-    syncLedger();
+    syncPath();
     await journal.append({ type: 'input', seq: seq++, input, effects: result.effects.map(effectDigest) });
     inspection?.stepped(input, snapshot);
     for (const effect of result.effects) await interpret(effect);
@@ -186,7 +192,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
           const { event, ledger: next } = await resolveCompaction(effect, {
             compactor: options.compactor,
             compactorOptions: options.compactorOptions,
-            path: snapshot.context.entries.toArray(),
+            path,
             ledger,
             modelId: options.model.id,
             window: options.model.contextWindow,
