@@ -1,4 +1,4 @@
-import type { Compactor } from '@tiller/compaction';
+import { type Compactor, WindowManager } from '@tiller/compaction';
 import type { Entry, Message } from '@tiller/core';
 import { createSessionLog, MemoryStore } from '@tiller/session';
 import { describe, expect, it } from 'vitest';
@@ -378,6 +378,13 @@ describe('options', () => {
     expect(() => createAgent({ model, tools: [{ name: 'raw' }] as never })).toThrow(/made by defineTool[\s\S]*at tools\[0\]/);
     expect(() => createAgent({ model, policy: 'allow' as never })).toThrow(/expected a function[\s\S]*at policy/);
     expect(() => createAgent({ model, colour: 'blue' } as never)).toThrow(/colour/);
+  });
+
+  it('says when the compactor needs a context window nobody knows', () => {
+    expect(() => createAgent({ model: scriptedModel([], { id: 'nobody/knows' }), compactor: WindowManager({ strategy: 'keepTail' }) })).toThrow(
+      /createAgent: the compactor needs the model's context window: .*"nobody\/knows".*set model\.contextWindow/,
+    );
+    expect(() => createAgent({ model: scriptedModel([], { id: 'nobody/knows', contextWindow: 8_000 }), compactor: WindowManager({ strategy: 'keepTail', keepRecentTokens: 1_000 }) })).not.toThrow();
   });
 
   it('refuses two tools with one name', () => {

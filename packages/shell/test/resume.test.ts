@@ -1,3 +1,4 @@
+import type { Compactor } from '@tiller/compaction';
 import { createSessionLog, MemoryStore } from '@tiller/session';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -116,6 +117,23 @@ describe('resumeAgent after a crash', () => {
     // The journal continues the same segment: it still replays as one run.
     const lines = await resumed.journal.read();
     expect(lines.filter((l) => l.type === 'header')).toHaveLength(1);
+  });
+
+  it('runs the compaction again when the crash came while compacting', async () => {
+    const journal = memoryJournal();
+    const stuck: Compactor<unknown> = { name: 'stuck', maybeCompact: () => new Promise(() => {}) };
+    const agent = createAgent({ model: scriptedModel([]), compactor: stuck, journal });
+    void agent.prompt('hello');
+    await nextEvent(agent, 'compaction.started');
+    const crashed = afterCrash(agent, journal);
+    const asked: boolean[] = [];
+    const recording: Compactor<unknown> = {
+      name: 'recording',
+      maybeCompact: async (acc, ctx) => (asked.push(ctx.midRound), { acc, meta: { compacted: false, appended: [] } }),
+    };
+    const resumed = await resumeAgent({ model: scriptedModel([{ text: 'hi' }]), compactor: recording, ...crashed });
+    expect(await resumed.idle()).toMatchObject({ status: 'completed' });
+    expect(asked).toEqual([false]);
   });
 
   it('starts fresh when the journal is empty, and refuses to resume without one', async () => {
