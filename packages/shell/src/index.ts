@@ -14,4 +14,5 @@ export { replayJournal, type JournalDivergence, type JournalReplay, type ReplayJ
 export { fromLanguageModel, type FromLanguageModelOptions } from './model/from-language-model.js';
 export { classifyModelError, retryAfterMs } from './model/classify-model-error.js';
 export { toModelMessages } from './model/to-model-messages.js';
+export { modelSummarizer } from './model/model-summarizer.js';
 export { resumeAgent, type ResumeOptions } from './agent/resume-agent.js';

@@ -2,7 +2,7 @@ import { type Compactor, WindowManager } from '@tiller/compaction';
 import type { CompactionEntry } from '@tiller/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, defineTool, type AgentEvent } from '../src/index.js';
+import { createAgent, defineTool, modelSummarizer, type AgentEvent } from '../src/index.js';
 import { scriptedModel, type ScriptStep } from '../src/testing/index.js';
 import { recordEvents } from './helpers.js';
 
@@ -56,6 +56,27 @@ describe('compaction through the shell', () => {
     const path = agent.session.path();
     expect(path.filter((e): e is CompactionEntry => e.kind === 'compaction')).toHaveLength(compacted.length);
     expect(path.filter((e) => e.kind === 'message' && e.message.role === 'toolResult')).toHaveLength(14);
+  });
+
+  it('summarizes with a model through modelSummarizer, and the agent sees the summary', async () => {
+    const window = 2_000;
+    const model = readingModel(10, window);
+    const summaries = scriptedModel(Array.from({ length: 10 }, (_, i) => () => ({ text: `Summary ${i + 1}: pages read so far.` })), { id: 'scripted/summarizer' });
+    const agent = createAgent({
+      model,
+      tools: [readPage],
+      compactor: WindowManager({ strategy: 'summarize', summarizer: modelSummarizer(summaries), contextWindow: window, reserveTokens: 600, keepRecentTokens: 500 }),
+      limits: { maxIterations: 20 },
+    });
+    expect(await agent.prompt('read it')).toMatchObject({ status: 'completed', iterations: 10 });
+    const compactions = agent.session.path().filter((e): e is CompactionEntry => e.kind === 'compaction');
+    expect(compactions.length).toBeGreaterThan(0);
+    expect(compactions[0]).toMatchObject({ summary: expect.stringContaining('Summary 1'), provenance: { strategy: 'summarize', summarizerModel: 'scripted/summarizer', midRound: true } });
+    expect(summaries.requests[0]).toMatchObject({ toolNames: [], maxOutputTokens: expect.any(Number) });
+    expect(summaries.requests[0]!.messages[0]!.content).toEqual(expect.stringContaining('page 1'));
+    // The next call of the agent's model starts from the summary.
+    const after = model.requests.find((r) => JSON.stringify(r.messages[0]).includes('Summary 1'));
+    expect(after).toBeDefined();
   });
 
   it('discards the result of a compactor that rewrote the log, and the turn goes on untouched', async () => {

@@ -30,6 +30,7 @@ export function fromLanguageModel(model: LanguageModel, options: FromLanguageMod
         system: request.system,
         messages: toModelMessages(request.messages),
         ...(request.tools.length > 0 ? { tools: toToolSet(request.tools) } : {}),
+        ...(request.maxOutputTokens === undefined ? {} : { maxOutputTokens: request.maxOutputTokens }),
         abortSignal: request.signal,
         maxRetries: 0,
         // Errors arrive as stream parts and are classified below; the SDK's default logging is noise.

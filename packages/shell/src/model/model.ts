@@ -12,6 +12,8 @@ export interface ModelRequest {
   messages: Message[];
   tools: ToolSpec[];
   system?: string | undefined;
+  /** Upper bound for the reply, when the caller has one (a summary's length). */
+  maxOutputTokens?: number | undefined;
   /** Aborted when the turn is aborted; a model stops streaming and throws. */
   signal: AbortSignal;
 }

@@ -38,6 +38,7 @@ export interface RecordedRequest {
   messages: Message[];
   toolNames: string[];
   system: string | undefined;
+  maxOutputTokens?: number | undefined;
 }
 
 export interface ScriptedModel extends TillerModel {
@@ -73,6 +74,7 @@ export function scriptedModel(script: readonly ScriptStep[], options: ScriptedMo
         messages: structuredClone(request.messages),
         toolNames: request.tools.map((t) => t.name),
         system: request.system,
+        ...(request.maxOutputTokens === undefined ? {} : { maxOutputTokens: request.maxOutputTokens }),
       };
       requests.push(recorded);
       return play(script[index], recorded, index, request, id);
