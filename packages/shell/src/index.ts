@@ -9,7 +9,7 @@ export { ModelError, type ModelErrorKind, type ModelFailure } from './model/mode
 export { defineTool, isTool, ToolDefinitionError, type Tool, type ToolContext, type ToolDefinition, type ToolOutput } from './tools/define-tool.js';
 export type { PolicyDecision, ToolPolicy } from './tools/policy.js';
 export { JOURNAL_FORMAT, JOURNAL_VERSION, JournalError, type JournalHeader, type JournalLine, effectDigest, parseJournalLines } from './journal/journal-format.js';
-export { fileJournal, journalPathFor, memoryJournal, type JournalStore } from './journal/journal-store.js';
+export { fileJournal, type FileJournalOptions, journalPathFor, memoryJournal, type JournalStore } from './journal/journal-store.js';
 export { replayJournal, type JournalDivergence, type JournalReplay, type ReplayJournalOptions } from './journal/replay-journal.js';
 export { fromLanguageModel, type FromLanguageModelOptions } from './model/from-language-model.js';
 export { classifyModelError, retryAfterMs } from './model/classify-model-error.js';

@@ -354,6 +354,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
       dropApproval();
       await Promise.allSettled([...inFlight]);
       await queue;
+      await journal.close?.();
       hub.close();
     },
   };

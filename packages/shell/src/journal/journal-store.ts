@@ -1,4 +1,4 @@
-import { appendFile, readFile } from 'node:fs/promises';
+import { type FileHandle, open, readFile } from 'node:fs/promises';
 import { type JournalLine, parseJournalLines } from './journal-format.js';
 
 /** Where an agent writes its journal. `append` resolves once the line is written. */
@@ -6,6 +6,8 @@ export interface JournalStore {
   append(line: JournalLine): Promise<void>;
   /** The lines written so far (a file journal reads its file). */
   read(): Promise<JournalLine[]>;
+  /** Releases what the store holds (an open file); `agent.close()` calls it. */
+  close?(): Promise<void>;
 }
 
 export function memoryJournal(lines: JournalLine[] = []): JournalStore & { readonly lines: readonly JournalLine[] } {
@@ -21,13 +23,30 @@ export function memoryJournal(lines: JournalLine[] = []): JournalStore & { reado
   };
 }
 
+export interface FileJournalOptions {
+  /**
+   * `always` (default): each line reaches the disk before `append` resolves. The journal is written
+   * ahead of the session log, so it must be at least as durable: then a machine crash can never
+   * leave the log ahead of the journal, nor lose the note that a tool call had started.
+   * `never`: the operating system decides (a crash of the process still loses nothing).
+   */
+  durability?: 'always' | 'never';
+}
+
 /** A JSONL journal file; a new agent over the same file starts a new segment with its header. */
-export function fileJournal(path: string): JournalStore & { readonly path: string } {
+export function fileJournal(path: string, options: FileJournalOptions = {}): JournalStore & { readonly path: string; close(): Promise<void> } {
+  const sync = (options.durability ?? 'always') === 'always';
+  let handle: Promise<FileHandle> | undefined;
   let queue: Promise<void> = Promise.resolve();
   return {
     path,
     append(line) {
-      const job = queue.then(() => appendFile(path, `${JSON.stringify(line)}\n`, 'utf8'));
+      const job = queue.then(async () => {
+        handle ??= open(path, 'a');
+        const file = await handle;
+        await file.appendFile(`${JSON.stringify(line)}\n`, 'utf8');
+        if (sync) await file.datasync();
+      });
       queue = job.catch(() => undefined);
       return job;
     },
@@ -41,6 +60,12 @@ export function fileJournal(path: string): JournalStore & { readonly path: strin
         throw error;
       }
       return parseJournalLines(text, path);
+    },
+    async close() {
+      await queue;
+      const opened = handle;
+      handle = undefined;
+      if (opened) await (await opened).close();
     },
   };
 }
