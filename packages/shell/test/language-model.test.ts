@@ -106,6 +106,24 @@ describe('fromLanguageModel over real HTTP (an OpenAI-compatible server on 127.0
     expect(forced).toEqual([false, true]);
   });
 
+  it('treats input larger than the window as overflow before sending anything', async () => {
+    const model = await localModel([{ stream: { text: 'unused' } }], { contextWindow: 50 });
+    const agent = createAgent({ model });
+    expect(await agent.prompt('x'.repeat(1_000))).toMatchObject({ status: 'failed', error: { kind: 'overflow' } });
+    expect(server!.requests).toHaveLength(0);
+  });
+
+  it('retries a refused connection as a transient error', async () => {
+    const closed = await startChatCompletionsServer([]);
+    await closed.close();
+    const provider = createOpenAICompatible({ name: 'local', baseURL: closed.baseURL, apiKey: SECRET });
+    const agent = createAgent({ model: fromLanguageModel(provider.chatModel('local-model')), limits: { maxRetries: 2, retryBaseDelayMs: 1 } });
+    const retries: string[] = [];
+    agent.subscribe((e) => e.type === 'llm.retry' && retries.push(e.error.kind));
+    expect(await agent.prompt('hi')).toMatchObject({ status: 'failed', error: { kind: 'transient' } });
+    expect(retries).toEqual(['transient', 'transient']);
+  });
+
   it('fails at once on a bad key (fatal)', async () => {
     const model = await localModel([{ status: 401, body: { error: { message: 'Invalid API key' } } }]);
     const agent = createAgent({ model });
