@@ -1,6 +1,7 @@
 /**
  * `pnpm bench`: Tiller beside pi 0.73.1 on the same sessions. Writes the sessions into
- * bench/.sessions/ (git-ignored), times each size in a process of its own, probes memory in a
+ * bench/.sessions/ (git-ignored), times each size in processes of its own (the session and
+ * compaction operations in one, the pure core in another), probes memory in a
  * fresh process per side and size, and writes bench/RESULTS.md. See docs/performance.md.
  */
 import { execFileSync } from 'node:child_process';
@@ -32,7 +33,8 @@ const sessions = await writeSessions(join(here, '.sessions'), SIZES);
 const rows: Measurement[] = [];
 for (const session of sessions) {
   log(`timing ${session.size} entries…`);
-  rows.push(...child<Measurement[]>('measure-size.ts', [JSON.stringify(session)], ['--expose-gc']));
+  rows.push(...child<Measurement[]>('measure-session.ts', [JSON.stringify(session)], ['--expose-gc']));
+  rows.push(...child<Measurement[]>('measure-core.ts', [JSON.stringify(session)]));
   if (!MEMORY_SIZES.has(session.size)) continue;
   log(`memory at ${session.size} entries…`);
   const probe = (side: string, file: string) => child<{ peakMB: number; heldMB: number }>('probe-memory.ts', [side, file], ['--expose-gc']);

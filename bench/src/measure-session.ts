@@ -1,34 +1,36 @@
 /**
- * Times every operation on the sessions of one size, Tiller beside pi (or a floor) round-robin,
- * and prints the rows as JSON. Run by bench/run.ts in a process of its own per size, so that one
- * size's heap does not slow the next one's garbage collection.
+ * Times the session and compaction operations on the sessions of one size, Tiller beside pi (or a
+ * floor) round-robin, and prints the rows as JSON. Run by bench/run.ts in a process of its own per
+ * size, so that one size's heap does not slow the next one's garbage collection.
  */
 import { readFileSync } from 'node:fs';
-import { replay, start, step, type Entry, type TurnSnapshot } from '@tiller/core';
 import { createTokenLedger, DEFAULT_COMPACTION_SETTINGS, prepareCompaction, shouldCompact } from '@tiller/compaction';
 import { createSessionLog, JsonlStore, resumeContext } from '@tiller/session';
-import { createMachine, initialTransition, transition } from 'xstate';
 import type { Measurement } from './measurement.js';
 import { measure, type MeasureOptions } from './measure.js';
 import { median } from './median.js';
 import { pi, piOpen } from './pi.js';
-import { recordTurns } from './record-turns.js';
 import type { BenchSession } from './sessions.js';
 
 /** The window the boundary decision is made against (a 200k-token model). */
 const CONTEXT_WINDOW = 200_000;
-/** Scripted turns in the journal that `step` and `replay` are timed over (`EVENTS_PER_TURN` inputs each). */
-const TURNS = 50;
 
 const gc = (globalThis as { gc?: () => void }).gc;
-if (!gc) throw new Error('measure-size.ts needs node --expose-gc (bench/run.ts passes it)');
+if (!gc) throw new Error('measure-session.ts needs node --expose-gc (bench/run.ts passes it)');
 
-/** Every timed run starts from a collected heap: one task's garbage is not the next one's pause. */
 function repetitions(size: number): MeasureOptions {
-  if (size >= 100_000) return { warmup: 1, runs: 5, settle: gc };
-  if (size >= 10_000) return { warmup: 2, runs: 9, settle: gc };
-  return { warmup: 3, runs: 15, settle: gc };
+  if (size >= 100_000) return { warmup: 1, runs: 7 };
+  if (size >= 10_000) return { warmup: 2, runs: 9 };
+  return { warmup: 3, runs: 15 };
 }
+
+/**
+ * Reading a file leaves hundreds of megabytes of garbage at 100k entries: each timed run of a file
+ * operation starts from a collected heap, so that one task's garbage is not the next one's pause.
+ * In-memory operations leave little, and a forced collection before them slows them down instead
+ * (the heap is shrunk and must grow again), so they run as an application would call them.
+ */
+const fileRepetitions = (size: number): MeasureOptions => ({ ...repetitions(size), settle: gc });
 
 const floorParse = (path: string): unknown[] => {
   const values: unknown[] = [];
@@ -48,7 +50,7 @@ async function measureSize(session: BenchSession): Promise<Measurement[]> {
 
   const open = await measure(
     { tiller: () => tillerOpen(tillerFile), pi: () => piOpen(readFileSync(piFile, 'utf8')), floor: () => floorParse(tillerFile) },
-    reps,
+    fileRepetitions(size),
   );
   ms('open', open.tiller, 'pi', open.pi);
   ms('open-floor', open.tiller, 'floor: split + JSON.parse', open.floor);
@@ -89,46 +91,12 @@ async function measureSize(session: BenchSession): Promise<Measurement[]> {
       full: async () => (await tillerOpen(compactedFile)).context(),
       floor: () => floorParse(compactedFile),
     },
-    reps,
+    fileRepetitions(size),
   );
   ms('resume', resume.tiller, 'floor: split + JSON.parse', resume.floor);
   ms('open-compacted', resume.full, 'floor: split + JSON.parse', resume.floor);
 
-  rows.push(...(await measureStep(size, path, reps)));
   return rows;
-}
-
-/** `step` per input over the session's entries, beside a bare `transition()` of a two-state machine. */
-async function measureStep(size: number, entries: Entry[], reps: MeasureOptions): Promise<Measurement[]> {
-  const starts = await measure({ start: () => start({ entries }) }, reps);
-  const first = start({ entries });
-  const events = recordTurns(first, TURNS);
-  const toggle = createMachine({ initial: 'a', states: { a: { on: { go: 'b' } }, b: { on: { go: 'a' } } } });
-  let bare = initialTransition(toggle)[0];
-  const go = { type: 'go' } as const;
-  // A step is short and its cost settles only after many: warm up longer than the file operations.
-  const samples = await measure(
-    {
-      tiller: () => {
-        let snapshot: TurnSnapshot = first;
-        for (const event of events) snapshot = step(snapshot, event).snapshot;
-        return snapshot;
-      },
-      transition: () => {
-        for (let i = 0; i < events.length; i++) bare = transition(toggle, bare, go)[0];
-        return bare;
-      },
-    },
-    { warmup: 10, runs: 15, settle: gc },
-  );
-  const perEvent = (runs: number[]) => (median(runs) / events.length) * 1000;
-  const throughput = await measure({ replay: () => replay({ entries }, events) }, reps);
-  const replayMs = median(throughput.replay);
-  return [
-    { operation: 'step', size, unit: 'us', tiller: perEvent(samples.tiller), reference: { name: 'bare transition()', value: perEvent(samples.transition) } },
-    { operation: 'start', size, unit: 'ms', tiller: median(starts.start) },
-    { operation: 'replay', size, unit: 'events/s', tiller: (events.length / replayMs) * 1000 },
-  ];
 }
 
 const session = JSON.parse(process.argv[2] ?? '') as BenchSession;

@@ -77,6 +77,20 @@ describe('runToolBatch', () => {
     expect(result[3]!.text).toMatch(/did not finish within 20 ms/);
   });
 
+  it('aborts the signal of a tool whose time is up', async () => {
+    let reason: unknown;
+    const slow = defineTool({
+      name: 'slow',
+      description: 'listens',
+      input: z.object({}),
+      timeoutMs: 10,
+      execute: (_args, { signal }) => new Promise((_, reject) => signal.addEventListener('abort', () => { reason = signal.reason; reject(new Error('stopped')); })),
+    });
+    const [only] = textOf(await runToolBatch(options([slow], [call('1', 'slow')])));
+    expect(only!.text).toMatch(/did not finish within 10 ms/);
+    expect(String(reason)).toMatch(/timed out after 10 ms/);
+  });
+
   it('cuts long output and says so', async () => {
     const big = defineTool({ name: 'big', description: 'talks a lot', input: z.object({}), execute: () => 'x'.repeat(5_000) });
     const [only] = textOf(await runToolBatch(options([big], [call('1', 'big')], { maxOutputChars: 100 })));

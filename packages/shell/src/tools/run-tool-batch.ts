@@ -104,23 +104,27 @@ async function runCall(tool: Tool, call: ToolCallPart, args: unknown, options: T
 
 async function execute(tool: Tool, call: ToolCallPart, args: unknown, options: ToolBatchOptions): Promise<ToolOutcome> {
   const timeoutMs = tool.timeoutMs ?? options.defaultTimeoutMs;
-  const timeout = new AbortController();
-  const signal = AbortSignal.any([options.signal, timeout.signal]);
+  // The tool's own signal: aborted by the turn's abort or by its timeout, whichever comes first.
+  const own = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   // A tool that ignores its signal must not hold the turn: the race settles on abort or timeout.
   const stopped = new Promise<'timeout' | 'aborted'>((resolve) => {
     timer = setTimeout(() => {
-      timeout.abort(new Error(`timed out after ${timeoutMs} ms`));
+      own.abort(new Error(`timed out after ${timeoutMs} ms`));
       resolve('timeout');
     }, timeoutMs);
-    onAbort = () => resolve('aborted');
-    options.signal.addEventListener('abort', onAbort, { once: true });
+    onAbort = () => {
+      own.abort(options.signal.reason);
+      resolve('aborted');
+    };
+    if (options.signal.aborted) onAbort();
+    else options.signal.addEventListener('abort', onAbort, { once: true });
   });
   try {
     const result = await Promise.race([
       Promise.resolve()
-        .then(() => tool.execute(args, { signal, toolCallId: call.id }))
+        .then(() => tool.execute(args, { signal: own.signal, toolCallId: call.id }))
         .then((output) => ({ output })),
       stopped,
     ]);
