@@ -59,7 +59,7 @@ function chooseModel(): TillerModel {
 }
 
 export interface HostAppRun {
-  outcome: TurnOutcome | null;
+  outcome: TurnOutcome;
   output: string[];
   sessionFile: string;
 }
@@ -97,8 +97,9 @@ export async function runHostApp(options: { dir: string; prompt: string; model?:
   });
 
   try {
-    const running = await agent.idle();
-    const outcome = agent.snapshot.context.turn ? running : await agent.prompt(options.prompt);
+    // A resumed turn finishes first; then the new prompt runs.
+    await agent.idle();
+    const outcome = await agent.prompt(options.prompt);
     return { outcome, output, sessionFile };
   } finally {
     await agent.close();

@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runHostApp } from '../examples/host-app.js';
 import { parseJournalLines, replayJournal } from '../src/index.js';
@@ -37,4 +39,32 @@ describe('the host app of docs/shell.md', () => {
     expect(model.requests[0]!.messages.map((m) => m.role).slice(0, 3)).toEqual(['user', 'assistant', 'toolResult']);
     expect(model.requests[1]!.messages.at(-1)).toMatchObject({ role: 'toolResult', isError: true, content: [{ text: expect.stringContaining('The user said no.') }] });
   });
+
+  it('picks a killed run up where it stood', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tiller-host-'));
+    dirs.push(dir);
+    const sessionFile = join(dir, 'notes-session.jsonl');
+    const here = dirname(fileURLToPath(import.meta.url));
+    const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'host-app-crash.ts'), dir], { cwd: join(here, '..'), stdio: 'ignore' });
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    try {
+      // Wait for the first tool round to reach the log: user, assistant with the call, the result.
+      for (let i = 0; i < 400; i++) {
+        const lines = await readFile(sessionFile, 'utf8').then((t) => t.trim().split('\n').length, () => 0);
+        if (lines >= 4) break;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    } finally {
+      child.kill('SIGKILL');
+    }
+    await exited;
+    expect((await readFile(sessionFile, 'utf8')).trim().split('\n')).toHaveLength(4);
+
+    const model = scriptedModel([{ text: 'The list has milk and eggs.' }, { text: 'Anything else?' }], { contextWindow: 32_000 });
+    const run = await runHostApp({ dir, prompt: 'Thanks.', model });
+    expect(run.outcome).toMatchObject({ status: 'completed' });
+    // The resumed turn called the model again with the tool result it had; then the new prompt ran.
+    expect(model.requests[0]!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'toolResult']);
+    expect(model.requests[1]!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'toolResult', 'assistant', 'user']);
+  }, 30_000);
 });
