@@ -119,11 +119,11 @@ function gatedShell(gate: ReturnType<typeof createGate>) {
 }
 
 async function waitFor(condition: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 2_000; i++) {
-    if (condition()) return;
+  const deadline = Date.now() + 5_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setImmediate(r));
   }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 /** Drives one path through a real agent: host labels through the host API, the rest through the gated model, compactor, policy and tool. */
