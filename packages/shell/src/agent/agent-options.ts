@@ -1,4 +1,4 @@
-import { NoOpCompactor, type CompactionHooks, type Compactor } from '@tiller/compaction';
+import { NoOpCompactor, type CompactionHooks, type CompactionPolicy, type Compactor } from '@tiller/compaction';
 import type { SessionLog } from '@tiller/session';
 import { z } from 'zod';
 import type { TillerModel } from '../model/model.js';
@@ -69,6 +69,13 @@ export const AgentOptions = z.strictObject({
     .default({}),
   limits: AgentLimits.default(AgentLimits.parse({})),
   systemPrompt: z.string().optional(),
+  /** A compaction policy (`@tiller/compaction`): bound to the model here, its premises checked as turns run. */
+  compactionPolicy: z
+    .custom<CompactionPolicy>(
+      (value) => ['bindTo', 'admitTurn', 'observeContext'].every((k) => typeof (value as Record<string, unknown> | undefined)?.[k] === 'function'),
+      { message: 'expected a CompactionPolicy (CompactionPolicy.disabled/localSummarizer/turnCap)' },
+    )
+    .optional(),
   inspect: z
     .custom<InspectOption>(
       (value) =>

@@ -76,6 +76,7 @@ export function hostApi(session: SessionLog, journal: JournalStore, runtime: Tur
       if (starting || runtime.snapshot.context.turn) {
         throw new AgentBusyError('agent.prompt: a turn is running; use steer() or followUp(), or wait for idle()');
       }
+      runtime.admitTurn();
       starting = true;
       try {
         const turnId = randomUUID();

@@ -23,6 +23,7 @@ import { callModel } from './call-model.js';
 import { createEventHub } from './event-hub.js';
 import { AgentBrokenError, ApprovalError } from '../errors.js';
 import { createInspection } from './inspection.js';
+import { guardPolicy } from './policy-guard.js';
 import { resolveCompaction } from './resolve-compaction.js';
 
 export interface RuntimeInit {
@@ -50,6 +51,8 @@ export interface TurnRuntime {
   readonly broken: AgentBrokenError | null;
   /** Feeds one input to the core and carries out its effects; inputs are applied one at a time, in call order. */
   feed(input: TurnEvent): Promise<void>;
+  /** Asks the compaction policy, if any, to admit one more turn; throws its violation. */
+  admitTurn(): void;
   /** Carries out a blocking effect again (a resumed turn), with the tool outcomes already known. */
   perform(effect: BlockingEffect, settled?: ReadonlyMap<string, ToolOutcome>): void;
   startTurn(turnId: string): { outcome: Promise<TurnOutcome>; signal: AbortSignal };
@@ -98,6 +101,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   /** Set when the shell could not carry out an effect (the log refused entries): the agent stops. */
   let broken: AgentBrokenError | null = null;
   const inFlight = new Set<Promise<unknown>>();
+  const guard = guardPolicy(options.compactionPolicy, options.model, path, init.header ? 'createAgent' : 'resumeAgent');
 
   inspection?.started(snapshot);
 
@@ -188,7 +192,15 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
         if (effect.event.type === 'turn.ended') turnEnded(effect.event.outcome);
         return;
       case 'maybe_compact':
-        launch(effect.compactionId, 'compacting', async () => {
+        launch(effect.compactionId, 'compacting', async (): Promise<TurnEvent> => {
+          try {
+            guard?.observe(contextTokens());
+          } catch (violation) {
+            const reason = `the compaction policy was broken: ${(violation as Error).message}`;
+            hub.publish({ type: 'shell.error', where: 'compaction policy', message: reason, at: now() });
+            controller.abort(reason);
+            return { type: 'abort', at: now(), reason };
+          }
           const { event, ledger: next } = await resolveCompaction(effect, {
             compactor: options.compactor,
             compactorOptions: options.compactorOptions,
@@ -311,6 +323,9 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     feed,
     perform(effect, settled) {
       void enqueue(() => interpret(effect, settled));
+    },
+    admitTurn() {
+      guard?.admitTurn();
     },
     startTurn(turnId) {
       controller = new AbortController();

@@ -1,0 +1,37 @@
+import type { CompactionPolicy } from '@tiller/compaction';
+import type { Entry } from '@tiller/core';
+import { AgentOptionsError } from '../errors.js';
+import type { TillerModel } from '../model/model.js';
+
+/** A compaction policy bound to the agent's model, counting the session's turns. */
+export interface PolicyGuard {
+  /** Before a turn starts: throws `CompactionPolicyViolation` when the policy allows no more turns. */
+  admitTurn(): void;
+  /** At every boundary: throws `CompactionPolicyViolation` when the context broke the policy's premise. */
+  observe(contextTokens: number): void;
+}
+
+/**
+ * Binds the policy to the model (a policy that cannot hold for it is an options error) and counts
+ * the turns already in the session: its user messages, except those a turn delivered mid-way
+ * (steering and follow-ups, which the core appends after the turn's first entry, `<turnId>.0`).
+ */
+export function guardPolicy(policy: CompactionPolicy | undefined, model: TillerModel, path: readonly Entry[], entryPoint: string): PolicyGuard | undefined {
+  if (!policy) return undefined;
+  let contextWindow: number;
+  try {
+    contextWindow = policy.bindTo(model.contextWindow === undefined ? model.id : { id: model.id, contextWindow: model.contextWindow }).contextWindow;
+  } catch (error) {
+    throw new AgentOptionsError(`${entryPoint}: compactionPolicy does not hold for model "${model.id}": ${(error as Error).message}`);
+  }
+  let turns = path.filter((e) => e.kind === 'message' && e.message.role === 'user' && !/\.[1-9]\d*$/.test(e.id)).length;
+  return {
+    admitTurn() {
+      policy.admitTurn(turns + 1);
+      turns += 1;
+    },
+    observe(contextTokens) {
+      policy.observeContext({ turnsUsed: turns, contextTokens, contextWindow });
+    },
+  };
+}
