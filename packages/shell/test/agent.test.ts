@@ -134,6 +134,17 @@ describe('createAgent: a turn end to end with the scripted model', () => {
     expect(roles(agent.session.context())).toEqual(['user', 'assistant', 'user', 'assistant']);
   });
 
+  it('takes the next prompt from a listener that hears the turn end', async () => {
+    const agent = createAgent({ model: scriptedModel([{ text: 'first' }, { text: 'second' }]) });
+    const next: Array<Promise<unknown>> = [];
+    agent.subscribe((e) => {
+      if (e.type === 'turn.ended' && next.length === 0) next.push(agent.prompt('and then?'));
+    });
+    await agent.prompt('hello');
+    expect(await next[0]).toMatchObject({ status: 'completed' });
+    expect(agent.session.context().map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+  });
+
   it('refuses a second prompt while a turn runs', async () => {
     const agent = createAgent({ model: scriptedModel([{ text: 'slow', delayMs: 20 }]) });
     const first = agent.prompt('one');

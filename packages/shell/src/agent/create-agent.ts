@@ -77,17 +77,19 @@ export function hostApi(session: SessionLog, journal: JournalStore, runtime: Tur
         throw new AgentBusyError('agent.prompt: a turn is running; use steer() or followUp(), or wait for idle()');
       }
       runtime.admitTurn();
+      const turnId = randomUUID();
+      const { outcome } = runtime.startTurn(turnId);
+      // If the start itself fails, the feed's error is the one the caller gets.
+      outcome.catch(() => undefined);
+      // Until turn.start is applied the snapshot shows no turn; `starting` covers that gap only, so a
+      // listener may prompt again as soon as it hears turn.ended.
       starting = true;
       try {
-        const turnId = randomUUID();
-        const { outcome } = runtime.startTurn(turnId);
-        // If the start itself fails, the feed's error is the one the caller gets.
-        outcome.catch(() => undefined);
         await runtime.feed({ type: 'turn.start', turnId, at: now(), message });
-        return await outcome;
       } finally {
         starting = false;
       }
+      return outcome;
     },
     steer: (input) => runtime.feed({ type: 'steer', at: now(), message: toUserMessage(input, 'steer') }),
     followUp: (input) => runtime.feed({ type: 'follow_up', at: now(), message: toUserMessage(input, 'followUp') }),
