@@ -1,0 +1,42 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSessionLog, JsonlStore, resumeContext } from '@tiller/session';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pi, piOpen } from './pi.js';
+import { writeSessions, type BenchSession } from './sessions.js';
+
+describe('writeSessions', () => {
+  let dir: string;
+  let sessions: BenchSession[];
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'tiller-bench-'));
+    sessions = await writeSessions(dir, [2500]);
+  }, 60_000);
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('writes the recording at its own length and each requested size', () => {
+    expect(sessions.map((s) => s.size)).toEqual([1018, 2500]);
+  });
+
+  it('gives pi and Tiller the same entries, in the same order, with the same context length', async () => {
+    for (const session of sessions) {
+      const opened = piOpen(await readFile(session.piFile, 'utf8'));
+      const log = createSessionLog(await JsonlStore.open(session.tillerFile, { readOnly: true }));
+      expect(opened.entries).toHaveLength(session.size);
+      expect(log.path().map((e) => e.id)).toEqual(opened.entries.map((e) => e.id));
+      const piMessages = pi.buildSessionContext(opened.entries, opened.leafId, opened.byId).messages;
+      expect(log.context()).toHaveLength(piMessages.length);
+    }
+  });
+
+  it('ends the compacted file with a compaction that a resume reads from', async () => {
+    const session = sessions[1]!;
+    const full = createSessionLog(await JsonlStore.open(session.compactedFile, { readOnly: true }));
+    expect(full.path().at(-1)).toMatchObject({ kind: 'compaction', id: 'bench-compaction' });
+    const resumed = await resumeContext(session.compactedFile);
+    expect(resumed.read).toBe('tail');
+    expect(resumed.context).toEqual(full.context());
+    expect(resumed.path.length).toBeLessThan(session.size / 2);
+  });
+});
