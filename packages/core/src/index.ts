@@ -24,3 +24,5 @@ export {
 } from './turn/snapshot.js';
 export { createTurnDriver, userMessage, type DrivenStep, type TurnDriver } from './turn/turn-driver.js';
 export { toMermaid } from './diagram/to-mermaid.js';
+export type { ModelRequest, ModelStreamPart, TillerModel, ToolSpec } from './model/model.js';
+export { ModelError, type ModelErrorKind } from './model/model-error.js';

@@ -15,7 +15,7 @@ import type { TurnOutcome } from '@tiller/core';
 import { createSessionLog, JsonlStore } from '@tiller/session';
 import { z } from 'zod';
 import { createAgent, defineTool, fileJournal, fromLanguageModel, journalPathFor, resumeAgent, type Agent, type TillerModel, type ToolPolicy } from '../src/index.js';
-import { scriptedModel } from '../src/testing/index.js';
+import { scriptedModel } from '@tiller/testing';
 
 /** The app's own state the tools work on: a notebook. */
 const notebook = new Map<string, string>([['groceries', 'milk, eggs']]);

@@ -4,8 +4,9 @@ export { AgentBrokenError, AgentBusyError, AgentOptionsError, ApprovalError } fr
 export type { AgentEvent, AgentEventType, AgentListener, ShellEvent } from './agent/agent-event.js';
 export type { InspectionRecord, InspectOption, InspectorLike } from './agent/inspection.js';
 export { retryDelay, type RetrySettings } from './agent/retry-delay.js';
-export type { ModelRequest, ModelStreamPart, TillerModel, ToolSpec } from './model/model.js';
-export { ModelError, type ModelErrorKind, type ModelFailure } from './model/model-error.js';
+// The model protocol is defined in @tiller/core, so test models in @tiller/testing share it.
+export { ModelError, type ModelErrorKind, type ModelRequest, type ModelStreamPart, type TillerModel, type ToolSpec } from '@tiller/core';
+export type { ModelFailure } from './model/model-error.js';
 export { defineTool, isTool, ToolDefinitionError, type Tool, type ToolContext, type ToolDefinition, type ToolOutput } from './tools/define-tool.js';
 export type { PolicyDecision, ToolPolicy } from './tools/policy.js';
 export { JOURNAL_FORMAT, JOURNAL_VERSION, JournalError, type JournalHeader, type JournalLine, effectDigest, parseJournalLines } from './journal/journal-format.js';

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool, memoryJournal, replayJournal, type AgentEvent } from '../src/index.js';
-import { scriptedModel, type ScriptStep } from '../src/testing/index.js';
+import { scriptedModel, type ScriptStep } from '@tiller/testing';
 
 const tools = [
   defineTool({ name: 'echo', description: 'echoes', input: z.object({ text: z.string() }), execute: ({ text }) => text }),

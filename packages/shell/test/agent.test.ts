@@ -4,7 +4,7 @@ import { createSessionLog, MemoryStore } from '@tiller/session';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AgentBrokenError, AgentBusyError, AgentOptionsError, createAgent, defineTool, type AgentEvent } from '../src/index.js';
-import { scriptedModel } from '../src/testing/index.js';
+import { scriptedModel } from '@tiller/testing';
 import { nextEvent, recordEvents, recordingTools } from './helpers.js';
 
 const roles = (messages: readonly Message[]) => messages.map((m) => m.role);

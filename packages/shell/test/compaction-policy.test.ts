@@ -3,7 +3,7 @@ import { createSessionLog, MemoryStore } from '@tiller/session';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AgentOptionsError, createAgent, defineTool } from '../src/index.js';
-import { scriptedModel } from '../src/testing/index.js';
+import { scriptedModel } from '@tiller/testing';
 import { nextEvent, recordEvents } from './helpers.js';
 
 const bulky = defineTool({ name: 'bulky', description: 'returns a lot', input: z.object({}), execute: () => 'data '.repeat(400) });

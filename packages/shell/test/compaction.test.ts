@@ -3,7 +3,7 @@ import type { CompactionEntry } from '@tiller/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool, modelSummarizer, type AgentEvent } from '../src/index.js';
-import { scriptedModel, type ScriptStep } from '../src/testing/index.js';
+import { scriptedModel, type ScriptStep } from '@tiller/testing';
 import { recordEvents } from './helpers.js';
 
 const readPage = defineTool({

@@ -3,7 +3,7 @@
  * that a test can kill the process mid-turn (`node --import tsx test/host-app-crash.ts <dir>`).
  */
 import { runHostApp } from '../examples/host-app.js';
-import { scriptedModel } from '../src/testing/index.js';
+import { scriptedModel } from '@tiller/testing';
 
 const dir = process.argv[2];
 if (!dir) throw new Error('usage: host-app-crash.ts <dir>');

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runHostApp } from '../examples/host-app.js';
 import { parseJournalLines, replayJournal } from '../src/index.js';
-import { scriptedModel } from '../src/testing/index.js';
+import { scriptedModel } from '@tiller/testing';
 
 const dirs: string[] = [];
 afterEach(async () => {

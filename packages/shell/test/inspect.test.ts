@@ -3,7 +3,7 @@ import { createInspector, createWebSocketInspector, createWebSocketReceiver, typ
 import { createInspectorServer } from '@statelyai/inspect/server';
 import { describe, expect, it } from 'vitest';
 import { createAgent, type InspectionRecord, type InspectorLike } from '../src/index.js';
-import { scriptedModel } from '../src/testing/index.js';
+import { scriptedModel } from '@tiller/testing';
 import { recordingTools } from './helpers.js';
 
 const twoRounds = () => scriptedModel([{ toolCalls: [{ name: 'echo', args: { text: 'x' } }] }, { text: 'done' }]);

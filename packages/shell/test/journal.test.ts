@@ -5,7 +5,7 @@ import { serializeSnapshot } from '@tiller/core';
 import { createSessionLog, JsonlStore, MemoryStore } from '@tiller/session';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgent, JOURNAL_VERSION, memoryJournal, parseJournalLines, replayJournal, type JournalLine } from '../src/index.js';
-import { scriptedModel } from '../src/testing/index.js';
+import { scriptedModel } from '@tiller/testing';
 import { recordingTools } from './helpers.js';
 
 const dirs: string[] = [];

@@ -3,7 +3,7 @@ import { createSessionLog, MemoryStore } from '@tiller/session';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool, memoryJournal, resumeAgent, type Agent, type AgentEvent, type JournalStore } from '../src/index.js';
-import { scriptedModel } from '../src/testing/index.js';
+import { scriptedModel } from '@tiller/testing';
 import { nextEvent, recordingTools } from './helpers.js';
 
 /** What a crash leaves: the session entries and journal lines written so far (optionally minus the last entries). */

@@ -19,3 +19,13 @@ export {
   type ModelStep,
   type TransitionKey,
 } from './turn-model.js';
+export {
+  scriptedModel,
+  type RecordedRequest,
+  type ScriptedCall,
+  type ScriptedFailure,
+  type ScriptedModel,
+  type ScriptedModelOptions,
+  type ScriptedReply,
+  type ScriptStep,
+} from './scripted-model.js';

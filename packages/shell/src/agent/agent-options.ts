@@ -1,7 +1,7 @@
 import { NoOpCompactor, type CompactionHooks, type CompactionPolicy, type Compactor } from '@tiller/compaction';
 import type { SessionLog } from '@tiller/session';
 import { z } from 'zod';
-import type { TillerModel } from '../model/model.js';
+import type { TillerModel } from '@tiller/core';
 import { isTool, type Tool } from '../tools/define-tool.js';
 import type { ToolPolicy } from '../tools/policy.js';
 import type { JournalStore } from '../journal/journal-store.js';

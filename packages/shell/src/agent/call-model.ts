@@ -1,6 +1,6 @@
 import type { CallLlmEffect, LlmFailure, TurnEventOf } from '@tiller/core';
 import { abortableDelay } from '../abortable-delay.js';
-import type { TillerModel, ToolSpec } from '../model/model.js';
+import type { TillerModel, ToolSpec } from '@tiller/core';
 import { toModelFailure } from '../model/model-error.js';
 import type { ShellEvent } from './agent-event.js';
 import type { AgentLimits } from './agent-options.js';

@@ -1,7 +1,7 @@
 import type { CompactionPolicy } from '@tiller/compaction';
 import type { Entry } from '@tiller/core';
 import { AgentOptionsError } from '../errors.js';
-import type { TillerModel } from '../model/model.js';
+import type { TillerModel } from '@tiller/core';
 
 /** A compaction policy bound to the agent's model, counting the session's turns. */
 export interface PolicyGuard {

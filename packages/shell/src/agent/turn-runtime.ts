@@ -14,7 +14,7 @@ import {
 import type { SessionLog } from '@tiller/session';
 import { effectDigest, JOURNAL_FORMAT, JOURNAL_VERSION, type JournalLine } from '../journal/journal-format.js';
 import type { JournalStore } from '../journal/journal-store.js';
-import type { ToolSpec } from '../model/model.js';
+import type { ToolSpec } from '@tiller/core';
 import type { Tool } from '../tools/define-tool.js';
 import { runToolBatch } from '../tools/run-tool-batch.js';
 import type { AgentEvent, AgentListener } from './agent-event.js';

@@ -1,6 +1,6 @@
 import { APICallError } from '@ai-sdk/provider';
 import { RetryError } from 'ai';
-import { ModelError } from './model-error.js';
+import { ModelError } from '@tiller/core';
 
 /** What providers say when the request is larger than the model's context window. */
 const OVERFLOW = [

@@ -1,6 +1,6 @@
 import type { AssistantContentPart, StopReason, Usage } from '@tiller/core';
 import { jsonSchema, type LanguageModel, type LanguageModelUsage, streamText, type ToolSet, tool } from 'ai';
-import type { ModelStreamPart, TillerModel, ToolSpec } from './model.js';
+import type { ModelStreamPart, TillerModel, ToolSpec } from '@tiller/core';
 import { classifyModelError } from './classify-model-error.js';
 import { toModelMessages } from './to-model-messages.js';
 

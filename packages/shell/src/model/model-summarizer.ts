@@ -1,5 +1,5 @@
 import type { Summarizer } from '@tiller/compaction';
-import type { TillerModel } from './model.js';
+import type { TillerModel } from '@tiller/core';
 
 /**
  * A model as the summarizer of `WindowManager({strategy: 'summarize'})`: the compactor's prompt as

@@ -1,6 +1,6 @@
 import type { ToolResultContentPart } from '@tiller/core';
 import { z } from 'zod';
-import type { ToolSpec } from '../model/model.js';
+import type { ToolSpec } from '@tiller/core';
 
 export interface ToolContext {
   /** Aborted when the turn is aborted or the tool's time is up. */

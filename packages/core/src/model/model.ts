@@ -1,4 +1,5 @@
-import type { AssistantMessage, Message, StopReason, Usage } from '@tiller/core';
+import type { AssistantMessage, Message, StopReason } from '../schema/message.js';
+import type { Usage } from '../schema/usage.js';
 
 /** A tool as the model is told about it: its name, what it does, and its input as JSON Schema. */
 export interface ToolSpec {
@@ -29,7 +30,7 @@ export type ModelStreamPart =
   | { type: 'done'; message: AssistantMessage; stopReason: StopReason; usage?: Usage | undefined };
 
 /**
- * The model interface of the shell. A failed call throws a `ModelError` saying whether a retry
+ * The model interface the shell calls (and test models implement). A failed call throws a `ModelError` saying whether a retry
  * can help (`transient`), the context is too large (`overflow`), or neither (`fatal`).
  */
 export interface TillerModel {

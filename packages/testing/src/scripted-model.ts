@@ -1,7 +1,16 @@
-import type { AssistantContentPart, AssistantMessage, Message, StopReason, Usage } from '@tiller/core';
-import { abortableDelay } from '../abortable-delay.js';
-import type { ModelRequest, ModelStreamPart, TillerModel } from '../model/model.js';
-import { ModelError, type ModelErrorKind } from '../model/model-error.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  ModelError,
+  type AssistantContentPart,
+  type AssistantMessage,
+  type Message,
+  type ModelErrorKind,
+  type ModelRequest,
+  type ModelStreamPart,
+  type StopReason,
+  type TillerModel,
+  type Usage,
+} from '@tiller/core';
 
 /** A reply the scripted model streams. */
 export interface ScriptedReply {
@@ -91,13 +100,13 @@ async function* play(
 ): AsyncGenerator<ModelStreamPart> {
   if (entry === undefined) throw new ModelError('fatal', `the script has no step for model call ${index + 1}`);
   const call = typeof entry === 'function' ? entry(recorded, index) : entry;
-  if (call.delayMs) await abortableDelay(call.delayMs, request.signal);
+  if (call.delayMs) await pauseFor(call.delayMs, request.signal);
   if ('error' in call) {
     throw new ModelError(call.error, call.message ?? `scripted ${call.error} error`, { retryAfterMs: call.retryAfterMs });
   }
   const pause = async () => {
-    if (call.partDelayMs) await abortableDelay(call.partDelayMs, request.signal);
-    else if (request.signal.aborted) await abortableDelay(0, request.signal);
+    if (call.partDelayMs) await pauseFor(call.partDelayMs, request.signal);
+    else if (request.signal.aborted) await pauseFor(0, request.signal);
   };
   const size = call.chunkSize ?? 8;
   const content: AssistantContentPart[] = [];
@@ -141,4 +150,17 @@ function usageOf(call: ScriptedReply, request: RecordedRequest, content: Assista
   const cacheRead = call.usage?.cacheRead ?? 0;
   const cacheWrite = call.usage?.cacheWrite ?? 0;
   return { input, output, cacheRead, cacheWrite, totalTokens: call.usage?.totalTokens ?? input + output + cacheRead + cacheWrite };
+}
+
+/**
+ * Waits like a slow provider: `ms`, or until the call is aborted for `Infinity`. An abort
+ * rejects at once with the signal's reason, as a real stream would fail.
+ */
+async function pauseFor(ms: number, signal: AbortSignal): Promise<void> {
+  signal.throwIfAborted();
+  if (Number.isFinite(ms)) {
+    await sleep(ms, undefined, { signal }).catch(() => signal.throwIfAborted());
+    return;
+  }
+  await new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
 }

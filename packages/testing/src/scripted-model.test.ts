@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ModelError } from '../model/model-error.js';
-import type { ModelStreamPart } from '../model/model.js';
+import { ModelError, type ModelStreamPart } from '@tiller/core';
 import { scriptedModel } from './scripted-model.js';
 
 const request = (signal = new AbortController().signal) => ({ messages: [{ role: 'user' as const, content: 'hi' }], tools: [], system: 'sys', signal });
