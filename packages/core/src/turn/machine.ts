@@ -42,12 +42,14 @@ function reduce(name: ReducerName) {
   return enqueueActions<TurnContext, MachineEvent, undefined, MachineEvent, never, never, never, never, never>(({ context, event, enqueue }) => {
     const progress: ProgressEvent[] = [];
     const reducer = reducers[name] as (d: unknown, e: MachineEvent, emit: (p: ProgressEvent) => void) => void;
-    const next = produce(context, (draft) => reducer(draft, event, (p) => progress.push(p)));
+    const next = produce(context, (draft) => {
+      reducer(draft, event, (p) => progress.push(p));
+      draft.persisted = draft.entries.length;
+    });
     enqueue.assign(() => next);
-    if (next.entries.length > next.persisted) {
-      const entries = next.entries.slice(next.persisted);
+    if (next.entries.length > context.persisted) {
+      const entries = next.entries.slice(context.persisted);
       enqueue({ type: 'persist', params: { entries } } as never);
-      enqueue.assign({ persisted: next.entries.length });
       for (const entry of entries) {
         if (entry.kind === 'message') enqueue({ type: 'emit', params: { event: { type: 'message.added', entryId: entry.id, message: entry.message } } } as never);
       }
