@@ -1,8 +1,9 @@
 /**
  * `pnpm bench`: Tiller beside pi 0.73.1 on the same sessions. Writes the sessions into
- * bench/.sessions/ (git-ignored), times each size in processes of its own (the session and
- * compaction operations in one, the pure core in another), probes memory in a
- * fresh process per side and size, and writes bench/RESULTS.md. See docs/performance.md.
+ * bench/.sessions/ (git-ignored), times opening, resuming, the context and compaction preparation
+ * in a process per size, the costs that must stay flat (core `step`, the boundary decision) for
+ * all sizes in one process, probes memory in a fresh process per side and size, and writes
+ * bench/RESULTS.md. See docs/performance.md.
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -34,7 +35,6 @@ const rows: Measurement[] = [];
 for (const session of sessions) {
   log(`timing ${session.size} entries…`);
   rows.push(...child<Measurement[]>('measure-session.ts', [JSON.stringify(session)], ['--expose-gc']));
-  rows.push(...child<Measurement[]>('measure-core.ts', [JSON.stringify(session)]));
   if (!MEMORY_SIZES.has(session.size)) continue;
   log(`memory at ${session.size} entries…`);
   const probe = (side: string, file: string) => child<{ peakMB: number; heldMB: number }>('probe-memory.ts', [side, file], ['--expose-gc']);
@@ -45,6 +45,9 @@ for (const session of sessions) {
     { operation: 'memory-held', size: session.size, unit: 'MB', tiller: tiller.heldMB, reference: { name: 'pi', value: pi.heldMB } },
   );
 }
+
+log('timing the core and the boundary decision at every size…');
+rows.push(...child<Measurement[]>('measure-core.ts', [JSON.stringify(sessions)]));
 
 const markdown = resultsMarkdown(rows, {
   date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',

@@ -1,4 +1,4 @@
-import { verdictOf, type Scaling, type Verdict } from './goals.js';
+import { verdictsOf, type Scaling, type Verdict } from './goals.js';
 import { OPERATIONS, ratioOf, type Measurement, type Unit } from './measurement.js';
 
 const UNIT_TEXT: Record<Unit, string> = { ms: 'ms', us: 'µs', MB: 'MB', 'events/s': 'events/s' };
@@ -24,8 +24,11 @@ export function formatRatio(ratio: number | undefined): string {
   return ratio === undefined ? '' : `${formatNumber(ratio)}x`;
 }
 
-function formatVerdict(verdict: Verdict | undefined): string {
-  if (!verdict) return '';
+function formatVerdicts(verdicts: readonly Verdict[]): string {
+  return verdicts.map(formatVerdict).join('; ');
+}
+
+function formatVerdict(verdict: Verdict): string {
   const status = verdict.met === undefined ? 'no data' : verdict.met ? '**met**' : '**not met**';
   return `${verdict.goal}: ${status}`;
 }
@@ -43,7 +46,7 @@ export function resultsTable(all: readonly Measurement[]): string {
     formatValue(m.tiller, m.unit),
     m.reference ? `${m.reference.name}: ${formatValue(m.reference.value, m.unit)}` : '',
     formatRatio(ratioOf(m)),
-    formatVerdict(verdictOf(m, all)),
+    formatVerdicts(verdictsOf(m, all)),
   ]);
   return table(['operation', 'entries', 'Tiller (median)', 'pi / floor (median)', 'ratio', 'goal'], rows);
 }

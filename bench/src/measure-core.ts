@@ -1,47 +1,63 @@
 /**
- * Times the pure core over the session of one size: `start`, `step` per input beside a bare
- * XState `transition()`, and `replay`. Prints the rows as JSON. Run by bench/run.ts in a process of
- * its own that holds nothing but the session's entries, so the heap is the core's alone.
+ * Times the costs that must not grow with the session, at every size in one process so that sizes
+ * differ only in the session: the core's `start`, `step` per input beside a bare XState
+ * `transition()`, and `replay`; then the should-compact decision beside pi's. Each size's session
+ * is the start of the largest one (the sessions repeat the same recording), so one file serves all.
+ * Prints the rows as JSON.
  */
+import { readFileSync } from 'node:fs';
+import { createTokenLedger, DEFAULT_COMPACTION_SETTINGS, shouldCompact } from '@tiller/compaction';
 import { replay, start, step, type Entry, type TurnSnapshot } from '@tiller/core';
 import { createSessionLog, JsonlStore } from '@tiller/session';
 import { createMachine, initialTransition, transition } from 'xstate';
 import type { Measurement } from './measurement.js';
 import { measure, type MeasureOptions } from './measure.js';
 import { median } from './median.js';
-import { recordTurns } from './record-turns.js';
+import { pi, piOpen, type PiEntry } from './pi.js';
+import { EVENTS_PER_TURN, recordTurns } from './record-turns.js';
 import type { BenchSession } from './sessions.js';
 
-/** Scripted turns in the journal that `step` and `replay` are timed over (`EVENTS_PER_TURN` inputs each). */
-const TURNS = 50;
+/** Scripted turns per timed run of `step` (`EVENTS_PER_TURN` inputs each). */
+const STEP_TURNS = 10;
+/** Scripted turns in the journal `replay` is timed over. */
+const REPLAY_TURNS = 50;
+/** The window the boundary decision is made against (a 200k-token model). */
+const CONTEXT_WINDOW = 200_000;
 
 /** `start` and `replay` take long at 100k entries; `step` is short and settles only after many runs. */
 const repetitions = (size: number): MeasureOptions => (size >= 100_000 ? { warmup: 1, runs: 7 } : { warmup: 3, runs: 11 });
 const STEP_REPETITIONS: MeasureOptions = { warmup: 10, runs: 41 };
+const DECISION_REPETITIONS: MeasureOptions = { warmup: 3, runs: 15, batch: 1000 };
 
 async function measureCore(size: number, entries: Entry[]): Promise<Measurement[]> {
   const reps = repetitions(size);
   const starts = await measure({ start: () => start({ entries }) }, reps);
   const first = start({ entries });
-  const events = recordTurns(first, TURNS);
+  // One journal for all runs, each run going on where the last one stopped: stepping from the same
+  // snapshot again would copy the shared entry list once per run (see AppendOnlyList).
+  const runs = (STEP_REPETITIONS.warmup + STEP_REPETITIONS.runs) * STEP_TURNS;
+  const journal = recordTurns(first, Math.max(runs, REPLAY_TURNS));
+  const perRun = STEP_TURNS * EVENTS_PER_TURN;
+  let snapshot: TurnSnapshot = first;
+  let next = 0;
   const toggle = createMachine({ initial: 'a', states: { a: { on: { go: 'b' } }, b: { on: { go: 'a' } } } });
   let bare = initialTransition(toggle)[0];
   const go = { type: 'go' } as const;
   const samples = await measure(
     {
       tiller: () => {
-        let snapshot: TurnSnapshot = first;
-        for (const event of events) snapshot = step(snapshot, event).snapshot;
+        for (const end = next + perRun; next < end; next++) snapshot = step(snapshot, journal[next]).snapshot;
         return snapshot;
       },
       transition: () => {
-        for (let i = 0; i < events.length; i++) bare = transition(toggle, bare, go)[0];
+        for (let i = 0; i < perRun; i++) bare = transition(toggle, bare, go)[0];
         return bare;
       },
     },
     STEP_REPETITIONS,
   );
-  const perEvent = (runs: number[]) => (median(runs) / events.length) * 1000;
+  const perEvent = (samples: number[]) => (median(samples) / perRun) * 1000;
+  const events = journal.slice(0, REPLAY_TURNS * EVENTS_PER_TURN);
   const replays = await measure({ replay: () => replay({ entries }, events) }, reps);
   return [
     { operation: 'step', size, unit: 'us', tiller: perEvent(samples.tiller), reference: { name: 'bare transition()', value: perEvent(samples.transition) } },
@@ -50,7 +66,31 @@ async function measureCore(size: number, entries: Entry[]): Promise<Measurement[
   ];
 }
 
-const session = JSON.parse(process.argv[2] ?? '') as BenchSession;
-const entries = createSessionLog(await JsonlStore.open(session.tillerFile, { readOnly: true })).path();
-if (entries.length !== session.size) throw new Error(`expected ${session.size} entries, the session has ${entries.length}`);
-process.stdout.write(JSON.stringify(await measureCore(session.size, entries)));
+/** At a boundary pi estimates over the messages it holds; Tiller's ledger has followed every append. */
+async function measureDecision(size: number, entries: Entry[], piEntries: PiEntry[]): Promise<Measurement> {
+  const byId = new Map(piEntries.map((e) => [e.id, e]));
+  const messages = pi.buildSessionContext(piEntries, piEntries.at(-1)?.id ?? null, byId).messages;
+  const ledger = createTokenLedger(entries);
+  const decision = await measure(
+    {
+      tiller: () => shouldCompact(ledger.tokens, CONTEXT_WINDOW, DEFAULT_COMPACTION_SETTINGS),
+      pi: () => pi.shouldCompact(pi.estimateContextTokens(messages).tokens, CONTEXT_WINDOW, pi.settings),
+    },
+    DECISION_REPETITIONS,
+  );
+  const us = (runs: number[]) => median(runs) * 1000;
+  return { operation: 'decision', size, unit: 'us', tiller: us(decision.tiller), reference: { name: 'pi', value: us(decision.pi) } };
+}
+
+const sessions = JSON.parse(process.argv[2] ?? '') as BenchSession[];
+const largest = sessions.at(-1);
+if (!largest) throw new Error('usage: measure-core.ts <sessions as JSON, smallest first>');
+const all = createSessionLog(await JsonlStore.open(largest.tillerFile, { readOnly: true })).path();
+const rows: Measurement[] = [];
+// A discarded round first: otherwise the first size measured also pays for compiling the core.
+await measureCore(sessions[0]!.size, all.slice(0, sessions[0]!.size));
+for (const { size } of sessions) rows.push(...(await measureCore(size, all.slice(0, size))));
+// pi's copy joins the heap only now, after the core's timings.
+const piAll = piOpen(readFileSync(largest.piFile, 'utf8')).entries;
+for (const { size } of sessions) rows.push(await measureDecision(size, all.slice(0, size), piAll.slice(0, size)));
+process.stdout.write(JSON.stringify(rows));

@@ -1,19 +1,16 @@
 /**
- * Times the session and compaction operations on the sessions of one size, Tiller beside pi (or a
- * floor) round-robin, and prints the rows as JSON. Run by bench/run.ts in a process of its own per
+ * Times opening, resuming, building the context and preparing a compaction on the sessions of one
+ * size, Tiller beside pi (or a floor) round-robin, and prints the rows as JSON. Run by bench/run.ts in a process of its own per
  * size, so that one size's heap does not slow the next one's garbage collection.
  */
 import { readFileSync } from 'node:fs';
-import { createTokenLedger, DEFAULT_COMPACTION_SETTINGS, prepareCompaction, shouldCompact } from '@tiller/compaction';
+import { DEFAULT_COMPACTION_SETTINGS, prepareCompaction } from '@tiller/compaction';
 import { createSessionLog, JsonlStore, resumeContext } from '@tiller/session';
 import type { Measurement } from './measurement.js';
 import { measure, type MeasureOptions } from './measure.js';
 import { median } from './median.js';
 import { pi, piOpen } from './pi.js';
 import type { BenchSession } from './sessions.js';
-
-/** The window the boundary decision is made against (a 200k-token model). */
-const CONTEXT_WINDOW = 200_000;
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('measure-session.ts needs node --expose-gc (bench/run.ts passes it)');
@@ -55,6 +52,19 @@ async function measureSize(session: BenchSession): Promise<Measurement[]> {
   ms('open', open.tiller, 'pi', open.pi);
   ms('open-floor', open.tiller, 'floor: split + JSON.parse', open.floor);
 
+  const resume = await measure(
+    {
+      tiller: () => resumeContext(compactedFile),
+      full: async () => (await tillerOpen(compactedFile)).context(),
+      floor: () => floorParse(compactedFile),
+    },
+    fileRepetitions(size),
+  );
+  ms('resume', resume.tiller, 'floor: split + JSON.parse', resume.floor);
+  ms('open-compacted', resume.full, 'floor: split + JSON.parse', resume.floor);
+
+  // The in-memory operations below hold both sides' copies of the session; the file operations
+  // above ran before, on a small heap.
   const log = await tillerOpen(tillerFile);
   const opened = piOpen(readFileSync(piFile, 'utf8'));
   const path = log.path();
@@ -71,30 +81,6 @@ async function measureSize(session: BenchSession): Promise<Measurement[]> {
     reps,
   );
   ms('prepare', prepare.tiller, 'pi', prepare.pi);
-
-  // At a boundary pi estimates over the messages it holds; Tiller's ledger has followed every append.
-  const messages = pi.buildSessionContext(opened.entries, opened.leafId, opened.byId).messages;
-  const ledger = createTokenLedger(path);
-  const decision = await measure(
-    {
-      tiller: () => shouldCompact(ledger.tokens, CONTEXT_WINDOW, DEFAULT_COMPACTION_SETTINGS),
-      pi: () => pi.shouldCompact(pi.estimateContextTokens(messages).tokens, CONTEXT_WINDOW, pi.settings),
-    },
-    { ...reps, batch: 1000 },
-  );
-  const us = (runs: number[]) => median(runs) * 1000;
-  rows.push({ operation: 'decision', size, unit: 'us', tiller: us(decision.tiller), reference: { name: 'pi', value: us(decision.pi) } });
-
-  const resume = await measure(
-    {
-      tiller: () => resumeContext(compactedFile),
-      full: async () => (await tillerOpen(compactedFile)).context(),
-      floor: () => floorParse(compactedFile),
-    },
-    fileRepetitions(size),
-  );
-  ms('resume', resume.tiller, 'floor: split + JSON.parse', resume.floor);
-  ms('open-compacted', resume.full, 'floor: split + JSON.parse', resume.floor);
 
   return rows;
 }

@@ -30,6 +30,11 @@ describe('writeSessions', () => {
     }
   });
 
+  it('makes each smaller session the start of the larger one, so one file can stand for all sizes', async () => {
+    const [small, large] = await Promise.all(sessions.map(async (s) => piOpen(await readFile(s.piFile, 'utf8')).entries));
+    expect(large!.slice(0, small!.length)).toEqual(small);
+  });
+
   it('ends the compacted file with a compaction that a resume reads from', async () => {
     const session = sessions[1]!;
     const full = createSessionLog(await JsonlStore.open(session.compactedFile, { readOnly: true }));
