@@ -38,6 +38,13 @@ async function writeSession(entries: Parameters<JsonlStore['append']>[0]): Promi
   return file;
 }
 
+/** Resumes a session whose writer died in the middle of one more line. */
+async function resumeTorn(entries: Entry[]) {
+  const file = await writeSession(entries);
+  await writeFile(file, `${await readFile(file, 'utf8')}{"kind":"message","id":"x`);
+  return resumeContext(file);
+}
+
 describe('resumeContext', () => {
   it('gives the context and path end a full open gives, for random histories', async () => {
     await fc.assert(
@@ -70,12 +77,7 @@ describe('resumeContext', () => {
   });
 
   it('skips a torn last line, as opening does', async () => {
-    const file = await writeSession(chain(3));
-    await writeFile(file, `${await readFile(file, 'utf8')}{"kind":"message","id":"x`);
-    const resumed = await resumeContext(file);
-    expect(resumed.read).toBe('tail');
-    expect(resumed.leafId).toBe('e2');
-    expect(resumed.warnings).toEqual([expect.objectContaining({ line: 5, kind: 'torn_line' })]);
+    expect(await resumeTorn(chain(3))).toMatchObject({ read: 'tail', leafId: 'e2', warnings: [{ line: 5, kind: 'torn_line' }] });
   });
 
   it('falls back to a full open for a corrupt line on the path and for older formats', async () => {
@@ -151,12 +153,7 @@ describe('resumeContext', () => {
     });
 
     it('numbers a torn last line from the top of the file', async () => {
-      const file = await writeSession(bigChain(60));
-      await writeFile(file, `${await readFile(file, 'utf8')}{"kind":"message","id":"x`);
-      const resumed = await resumeContext(file);
-      expect(resumed.read).toBe('tail');
-      expect(resumed.leafId).toBe('b59');
-      expect(resumed.warnings).toEqual([expect.objectContaining({ line: 62, kind: 'torn_line' })]);
+      expect(await resumeTorn(bigChain(60))).toMatchObject({ read: 'tail', leafId: 'b59', warnings: [{ line: 62, kind: 'torn_line' }] });
     });
   });
 });
