@@ -41,9 +41,9 @@ function isMidRound(context: TurnContext): boolean {
 function reduce(name: ReducerName) {
   return enqueueActions<TurnContext, MachineEvent, undefined, MachineEvent, never, never, never, never, never>(({ context, event, enqueue }) => {
     const progress: ProgressEvent[] = [];
-    const reducer = reducers[name] as (d: unknown, e: MachineEvent, emit: (p: ProgressEvent) => void) => void;
+    const reducer = reducers[name] as (d: unknown, e: MachineEvent, emit: (p: ProgressEvent) => void, base: TurnContext) => void;
     const next = produce(context, (draft) => {
-      reducer(draft, event, (p) => progress.push(p));
+      reducer(draft, event, (p) => progress.push(p), context);
       draft.persisted = draft.entries.length;
     });
     enqueue.assign(() => next);

@@ -47,7 +47,7 @@ function crashed(snapshot: TurnSnapshot, error: unknown, at: string | undefined)
   const reason = `the turn core failed: ${error instanceof Error ? error.message : String(error)}`;
   const before = snapshot.context;
   const context = produce(before, (draft) => {
-    endTurn(draft, { status: 'failed', reason }, at ?? draft.entries.last()?.at ?? '');
+    endTurn(draft, { status: 'failed', reason }, at ?? before.entries.last()?.at ?? '', before.turn?.batch?.calls ?? []);
     draft.persisted = draft.entries.length;
   });
   const appended = context.entries.slice(before.persisted);

@@ -14,7 +14,10 @@ export function awaitCall(draft: Draft<TurnContext>): void {
   turn.pending = { effect: 'call_llm', id: nextEffectId(turn, 'call'), final: turn.iterations >= draft.maxIterations };
 }
 
-export function awaitTools(draft: Draft<TurnContext>): void {
+/** The tool batch of the reply just recorded; returns its id. */
+export function awaitTools(draft: Draft<TurnContext>): string {
   const turn = draft.turn!;
-  turn.pending = { effect: 'run_tools', id: nextEffectId(turn, 'batch') };
+  const id = nextEffectId(turn, 'batch');
+  turn.pending = { effect: 'run_tools', id };
+  return id;
 }

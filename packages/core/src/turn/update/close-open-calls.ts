@@ -14,14 +14,14 @@ export function syntheticResult(call: ToolCallPart, why: string): ToolResultMess
   };
 }
 
-/** Gives every call of the open batch a synthetic error result, so the transcript stays valid. */
-export function closeOpenCalls(draft: Draft<TurnContext>, at: string, why: string): void {
-  const batch = draft.turn?.batch;
-  if (!batch) return;
-  appendNew(
-    draft,
-    at,
-    batch.calls.map((call) => ({ kind: 'message', message: syntheticResult(call, why) })),
-  );
+/** Gives each open call a synthetic error result, so the transcript stays valid. */
+export function closeOpenCalls(draft: Draft<TurnContext>, at: string, why: string, calls: readonly ToolCallPart[]): void {
+  if (calls.length > 0) {
+    appendNew(
+      draft,
+      at,
+      calls.map((call) => ({ kind: 'message', message: syntheticResult(call, why) })),
+    );
+  }
   draft.turn!.batch = null;
 }

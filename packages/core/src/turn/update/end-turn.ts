@@ -1,4 +1,5 @@
 import type { Draft } from 'immer';
+import type { ToolCallPart } from '../../schema/message.js';
 import type { TurnContext } from '../context.js';
 import type { LlmFailure } from '../events.js';
 import type { TurnOutcome } from '../outcome.js';
@@ -28,11 +29,16 @@ function openCallNote(ending: Ending): string {
   }
 }
 
-/** Ends the running turn: open calls get results, the outcome is recorded, the turn is cleared. */
-export function endTurn(draft: Draft<TurnContext>, ending: Ending, at: string): void {
+/**
+ * Ends the running turn: the open calls (read by the caller from the undrafted context, or from
+ * the reply that ends the turn) get results, the outcome is recorded, the turn is cleared.
+ */
+export function endTurn(draft: Draft<TurnContext>, ending: Ending, at: string, openCalls: readonly ToolCallPart[]): TurnOutcome | undefined {
   const turn = draft.turn;
-  if (!turn) return;
-  closeOpenCalls(draft, at, openCallNote(ending));
-  draft.lastOutcome = { ...ending, turnId: turn.turnId, iterations: turn.iterations } as TurnOutcome;
+  if (!turn) return undefined;
+  closeOpenCalls(draft, at, openCallNote(ending), openCalls);
+  const outcome = { ...ending, turnId: turn.turnId, iterations: turn.iterations } as TurnOutcome;
+  draft.lastOutcome = outcome;
   draft.turn = null;
+  return outcome;
 }

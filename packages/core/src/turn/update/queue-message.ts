@@ -1,8 +1,7 @@
 import type { Draft } from 'immer';
 import type { UserMessage } from '../../schema/message.js';
-import type { BoundaryReason, Delivery, QueuedKind, TurnContext } from '../context.js';
+import type { BoundaryReason, Delivery, QueuedKind, QueuedMessage, TurnContext } from '../context.js';
 import { appendNew } from './append-entries.js';
-import { plain } from './plain.js';
 import { turnPhase } from '../turn-phase.js';
 
 export function queueMessage(draft: Draft<TurnContext>, kind: QueuedKind, message: UserMessage, at: string): void {
@@ -10,18 +9,19 @@ export function queueMessage(draft: Draft<TurnContext>, kind: QueuedKind, messag
 }
 
 /**
- * Appends the queued messages a boundary takes: every steer, and the follow-ups too when the
+ * Appends the queued messages a boundary takes (read from `base`, the context before this step,
+ * so no draft is made just to read them): every steer, and the follow-ups too when the
  * turn continues because of them. Each gets a delivery record.
  */
-export function deliverQueued(draft: Draft<TurnContext>, at: string, boundary: BoundaryReason): Delivery[] {
-  const takesFollowUps = boundary === 'follow_up';
-  const taken = draft.queue.filter((q) => q.kind === 'steer' || takesFollowUps);
+export function deliverQueued(draft: Draft<TurnContext>, base: TurnContext, at: string, boundary: BoundaryReason): Delivery[] {
+  const takes = (q: QueuedMessage) => q.kind === 'steer' || boundary === 'follow_up';
+  const taken = base.queue.filter(takes);
   if (taken.length === 0) return [];
-  draft.queue = draft.queue.filter((q) => !(q.kind === 'steer' || takesFollowUps));
+  draft.queue = base.queue.filter((q) => !takes(q));
   const entries = appendNew(
     draft,
     at,
-    taken.map((q) => ({ kind: 'message', message: plain(q.message) })),
+    taken.map((q) => ({ kind: 'message', message: q.message })),
   );
   const deliveries = taken.map((q, i) => ({
     kind: q.kind,

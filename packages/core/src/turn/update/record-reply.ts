@@ -12,7 +12,7 @@ export function toolCallsOf(message: AssistantMessage): ToolCallPart[] {
  * Appends the model's reply. Its tool calls become the open batch: whatever happens next, each
  * gets exactly one result before the model is called again.
  */
-export function recordReply(draft: Draft<TurnContext>, event: TurnEventOf<'llm.done'>): void {
+export function recordReply(draft: Draft<TurnContext>, event: TurnEventOf<'llm.done'>): ToolCallPart[] {
   const turn = draft.turn!;
   const message: AssistantMessage = {
     ...event.message,
@@ -23,4 +23,5 @@ export function recordReply(draft: Draft<TurnContext>, event: TurnEventOf<'llm.d
   turn.overflowRetries = 0;
   const calls = toolCallsOf(message);
   turn.batch = calls.length > 0 ? { calls, decisions: [] } : null;
+  return calls;
 }

@@ -22,9 +22,8 @@ export function toolResultsProblem(batch: OpenBatch | null, results: readonly To
  * Appends one result per call, in the order of the calls (not the order tools finished).
  * A call the shell did not report gets an error result that says so.
  */
-export function recordToolResults(draft: Draft<TurnContext>, event: TurnEventOf<'tools.done'>): ToolResultMessage[] {
+export function recordToolResults(draft: Draft<TurnContext>, event: TurnEventOf<'tools.done'>, batch: OpenBatch): ToolResultMessage[] {
   const turn = draft.turn!;
-  const batch = turn.batch!;
   const byId = new Map(event.results.map((r) => [r.toolCallId, r]));
   const messages = batch.calls.map((call): ToolResultMessage => {
     const result = byId.get(call.id);
