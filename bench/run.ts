@@ -2,7 +2,8 @@
  * `pnpm bench`: Tiller beside pi 0.73.1 on the same sessions. Writes the sessions into
  * bench/.sessions/ (git-ignored), times opening, resuming, the context and compaction preparation
  * in a process per size, the costs that must stay flat (core `step`, the boundary decision) for
- * all sizes in one process, probes memory in a fresh process per side and size, and writes
+ * all sizes in one process, probes memory in a fresh process per side and size, times the shell's
+ * overhead per model call beside pi-agent-core's in a process per history length, and writes
  * bench/RESULTS.md. See docs/performance.md.
  */
 import { execFileSync } from 'node:child_process';
@@ -15,6 +16,8 @@ import { writeSessions } from './src/sessions.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SIZES = [10_000, 100_000];
+/** History lengths, in messages, for the shell's overhead per model call beside pi-agent-core's. */
+const AGENT_SIZES = [0, 10_000, 100_000];
 const MEMORY_SIZES = new Set([10_000, 100_000]);
 
 /** Runs a bench script in a child process (the same tsx loader) and parses what it prints. */
@@ -49,9 +52,14 @@ for (const session of sessions) {
 log('timing the core and the boundary decision at every size…');
 rows.push(...child<Measurement[]>('measure-core.ts', [JSON.stringify(sessions)]));
 
+for (const size of AGENT_SIZES) {
+  log(`timing the shell per model call over ${size} messages…`);
+  rows.push(child<Measurement>('measure-agent.ts', [String(size)]));
+}
+
 const markdown = resultsMarkdown(rows, {
   date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
-  versions: ['pi 0.73.1', 'xstate 5.33.3', `Node ${process.versions.node}`],
+  versions: ['pi 0.73.1', 'pi-agent-core 0.73.1', 'xstate 5.33.3', `Node ${process.versions.node}`],
   sizes: sessions.map((s) => s.size),
   seconds: (performance.now() - began) / 1000,
 });

@@ -50,6 +50,13 @@ describe('verdictsOf', () => {
     expect(verdictsOf(row('resume', 100_000, 900, 900, 'floor'), [])[0]?.met).toBe(false);
   });
 
+  it("holds the shell's overhead per model call to a fifth of pi-agent-core's at every history length", () => {
+    const call = (size: number, tiller: number, piAgentCore: number) => row('agent-call', size, tiller, piAgentCore, 'pi-agent-core');
+    expect(verdictsOf(call(0, 0.2, 1), [])).toEqual([{ goal: "at most a fifth of pi-agent-core's", met: true }]);
+    expect(verdictsOf(call(100_000, 0.21, 1), [])[0]?.met).toBe(false);
+    expect(verdictsOf(row('agent-call', 10_000, 1), [])[0]?.met).toBeUndefined();
+  });
+
   it('says "no data" (undefined) when a ratio goal has no reference', () => {
     expect(verdictsOf(row('open-floor', 1000, 1), [])[0]?.met).toBeUndefined();
   });

@@ -43,6 +43,8 @@ export function verdictsOf(m: Measurement, all: readonly Measurement[]): Verdict
       return [within('at least 50,000 events/s', m.tiller >= 50_000)];
     case 'resume':
       return [within('faster than a full parse', ratio === undefined ? undefined : ratio < 1)];
+    case 'agent-call':
+      return [within("at most a fifth of pi-agent-core's", ratio === undefined ? undefined : ratio <= 0.2)];
     case 'open':
     case 'start':
     case 'open-compacted':

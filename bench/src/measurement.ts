@@ -12,6 +12,7 @@ export const OPERATIONS = {
   'open-compacted': 'full open + context of that session',
   'memory-open': 'peak memory: open + context',
   'memory-held': 'heap holding the open session',
+  'agent-call': 'shell overhead per model call (history in messages)',
 } as const;
 
 export type OperationId = keyof typeof OPERATIONS;
@@ -21,7 +22,7 @@ export type Unit = 'ms' | 'us' | 'MB' | 'events/s';
 /** One row: Tiller's median beside the median of what it is compared with, measured in the same run. */
 export interface Measurement {
   operation: OperationId;
-  /** Entries in the session. */
+  /** Entries in the session (for `agent-call`: messages in the agent's history). */
   size: number;
   unit: Unit;
   tiller: number;
