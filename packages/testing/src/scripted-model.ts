@@ -80,7 +80,7 @@ export function scriptedModel(script: readonly ScriptStep[], options: ScriptedMo
     stream(request) {
       const index = requests.length;
       const recorded: RecordedRequest = {
-        messages: structuredClone(request.messages),
+        messages: structuredClone(request.messages) as Message[],
         toolNames: request.tools.map((t) => t.name),
         system: request.system,
         ...(request.maxOutputTokens === undefined ? {} : { maxOutputTokens: request.maxOutputTokens }),

@@ -28,4 +28,13 @@ describe('AppendOnlyList', () => {
     expect([...list]).toEqual([{ n: 1 }, { n: 2 }]);
     expect(list.slice(1)).toEqual([{ n: 2 }]);
   });
+
+  it('lends its items without a copy when it is the newest view, and copies otherwise', () => {
+    const base = AppendOnlyList.from([1]);
+    const newest = base.append(2);
+    expect(newest.lend()).toEqual([1, 2]);
+    expect(newest.lend()).toBe(newest.lend());
+    expect(base.lend()).toEqual([1]);
+    expect(base.lend()).not.toBe(base.lend());
+  });
 });

@@ -44,6 +44,15 @@ export class AppendOnlyList<T> implements Iterable<T> {
     return this.storage.slice(0, this.length);
   }
 
+  /**
+   * The items without a copy when this is the newest view (its storage holds exactly its items),
+   * else a copy. Lent, not given: a later append to this view grows the same array, so read it
+   * now and copy what must be kept.
+   */
+  lend(): readonly T[] {
+    return this.length === this.storage.length ? this.storage : this.toArray();
+  }
+
   /** Snapshots serialize their lists as plain arrays. */
   toJSON(): T[] {
     return this.toArray();

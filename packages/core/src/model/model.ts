@@ -10,7 +10,8 @@ export interface ToolSpec {
 
 /** One model call. `tools` is empty when the turn wants a final answer without tools. */
 export interface ModelRequest {
-  messages: Message[];
+  /** Lent for this call: read it during the call, copy what must outlive it. */
+  messages: readonly Message[];
   tools: ToolSpec[];
   system?: string | undefined;
   /** Upper bound for the reply, when the caller has one (a summary's length). */

@@ -6,13 +6,16 @@ import type { TurnOutcome } from './outcome.js';
 
 /**
  * A read-only view of the messages the model sees. It is shared with the turn's state, so
- * handing it out costs nothing; `toArray()` copies it when a caller needs an array.
+ * handing it out costs nothing; `toArray()` copies it, `lend()` gives the array itself when it
+ * can (the core appends nothing while a model call is pending).
  */
 export interface MessageList extends Iterable<Message> {
   readonly length: number;
   at(index: number): Message | undefined;
   slice(from?: number, to?: number): Message[];
   toArray(): Message[];
+  /** The messages without a copy where possible; valid while the call it was made for runs. */
+  lend(): readonly Message[];
 }
 
 export interface MaybeCompactEffect {

@@ -26,7 +26,8 @@ type Answer = TurnEventOf<'llm.done'> | TurnEventOf<'llm.failed'>;
  */
 export async function callModel(effect: CallLlmEffect, deps: CallModelDeps): Promise<Answer> {
   const { model, signal } = deps;
-  const messages = effect.context.toArray();
+  // Lent, not copied: a copy per call would cost O(history) on every model call.
+  const messages = effect.context.lend();
   const failed = (error: LlmFailure): Answer => ({ type: 'llm.failed', callId: effect.callId, at: deps.now(), error });
   if (model.contextWindow !== undefined) {
     const tokens = deps.contextTokens();
