@@ -23,6 +23,7 @@ describe('public types', () => {
     expectTypeOf<SessionLog['path']>().returns.toEqualTypeOf<Entry[]>();
     expectTypeOf<SessionLog['context']>().returns.toEqualTypeOf<Message[]>();
     expectTypeOf<SessionLog['leafId']>().toEqualTypeOf<string | null>();
+    expectTypeOf<SessionStore['takeIndex']>().toEqualTypeOf<(() => Map<string, Entry> | undefined) | undefined>();
   });
 
   it('closed sets of options and codes', () => {

@@ -63,8 +63,10 @@ export interface SessionLog {
  * (walk the parents, reverse once) and `append` costs the size of the batch, at any log size.
  */
 export function createSessionLog(store: SessionStore): SessionLog {
-  const all: Entry[] = [];
-  const byId = new Map<string, Entry>();
+  const all: Entry[] = [...store.entries];
+  // A store that indexed its entries while loading them hands the index over: no second pass.
+  const adopted = store.takeIndex?.();
+  const byId = adopted ?? new Map<string, Entry>();
   const labels = new Map<string, string>();
   let sessionName: string | undefined;
   // Built on first use: opening a long session should not pay for listings nobody asked for.
@@ -93,7 +95,8 @@ export function createSessionLog(store: SessionStore): SessionLog {
     }
   };
 
-  for (const entry of store.entries) index(entry);
+  if (!adopted) for (const entry of all) byId.set(entry.id, entry);
+  for (const entry of all) if (entry.kind === 'custom') noteCustom(entry);
   leafId = all.at(-1)?.id ?? null;
 
   const requireEntry = (id: string): Entry => {

@@ -7,6 +7,12 @@ import type { Entry } from '@tiller/core';
 export interface SessionStore {
   /** The entries the store held when it was opened, in the order they were appended. */
   readonly entries: readonly Entry[];
+  /**
+   * Hands over `entries` indexed by id, when the store built that index while loading them, so
+   * that the log adopts it (and adds to it) instead of indexing every entry a second time. Only
+   * the first call gets it; a store without one leaves this out.
+   */
+  takeIndex?(): Map<string, Entry> | undefined;
   /** True when the store was opened only to read: `append` refuses. */
   readonly readOnly: boolean;
   /** Writes a batch; resolves once it is as durable as the store promises. */

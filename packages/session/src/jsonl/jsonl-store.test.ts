@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assistantEntry, chain, userEntry } from '../../test/entries.js';
 import { SessionFileError, SessionLockedError } from '../errors.js';
 import { createSessionLog } from '../session-log.js';
-import { SESSION_FORMAT_VERSION } from './format.js';
+import { SESSION_FORMAT_VERSION, serializeEntry } from './format.js';
 import { JsonlStore, upgradeSessionFile } from './jsonl-store.js';
 
 let dir: string;
@@ -154,6 +154,45 @@ describe('JsonlStore: damaged files', () => {
     await expect(JsonlStore.open(file, { readOnly: true })).rejects.toThrow(`${file}:1, field type: the first line is not a session header`);
     await writeFile(file, '{"type":"tiller.session","version":99,"id":"s"}\n');
     await expect(JsonlStore.open(file, { readOnly: true })).rejects.toThrow(/format version 99 is newer/);
+  });
+});
+
+describe('JsonlStore: opening in one pass', () => {
+  it('reads lines with non-ASCII text, and cuts off a torn line that ends inside a character by its exact bytes', async () => {
+    const entries = [userEntry('e0', null, 'naïve café: 文件を読む 🚀'), assistantEntry('e1', 'e0', 'Ελληνικά, русский, 한국어')];
+    const text = await writeSession(entries);
+    const partial = Buffer.from('{"kind":"message","id":"e2","parentId":"e1","message":{"role":"user","content":"文件');
+    // Cut in the middle of the last three-byte character, as a write that died would leave it.
+    const torn = Buffer.concat([Buffer.from(text), partial.subarray(0, partial.length - 1)]);
+    await writeFile(file, torn);
+    const store = await JsonlStore.open(file);
+    expect(store.entries).toEqual(entries);
+    expect(store.warnings).toEqual([{ line: 4, kind: 'torn_line', message: expect.stringContaining(`${file}:4`) }]);
+    await store.append([userEntry('e2', 'e1', 'ещё')]);
+    await store.close();
+    expect(await readFile(file, 'utf8')).toBe(`${text}${serializeEntry(userEntry('e2', 'e1', 'ещё'))}\n`);
+    const again = await JsonlStore.open(file, { readOnly: true, strict: true });
+    expect(again.entries).toEqual([...entries, userEntry('e2', 'e1', 'ещё')]);
+  });
+
+  it('the log finds every entry through the index built while reading; a repeated id keeps its first line', async () => {
+    const text = await writeSession(chain(3));
+    const lines = text.split('\n');
+    await writeFile(file, [lines[0], lines[1], lines[1]!.replace('user e0', 'a later line with the same id'), lines[2], lines[3], ''].join('\n'));
+    const store = await JsonlStore.open(file);
+    const log = createSessionLog(store);
+    expect(store.warnings.map((w) => w.message)).toEqual([expect.stringContaining(':3, field id: duplicate id "e0"')]);
+    expect(log.get('e0')).toEqual(chain(3)[0]);
+    expect(log.path().map((e) => e.id)).toEqual(['e0', 'e1', 'e2']);
+    await log.append([userEntry('e3', 'e2')]);
+    expect(log.get('e3')).toEqual(userEntry('e3', 'e2'));
+    // The index now belongs to that log; a second log over the same store indexes the loaded entries itself.
+    expect(store.takeIndex()).toBeUndefined();
+    const second = createSessionLog(store);
+    expect(second.entries().map((e) => e.id)).toEqual(['e0', 'e1', 'e2']);
+    expect(second.has('e3')).toBe(false);
+    expect(second.path().map((e) => e.id)).toEqual(['e0', 'e1', 'e2']);
+    await log.close();
   });
 });
 

@@ -44,6 +44,7 @@ export class JsonlStore implements SessionStore {
   readonly warnings: readonly ReadWarning[];
   readonly durability: Durability;
 
+  #byId: Map<string, Entry> | undefined;
   #handle: FileHandle | undefined;
   #lock: FileLock | undefined;
   #queue: Promise<void> = Promise.resolve();
@@ -60,6 +61,7 @@ export class JsonlStore implements SessionStore {
     version: number;
     readOnly: boolean;
     entries: Entry[];
+    byId: Map<string, Entry>;
     warnings: ReadWarning[];
     durability: Durability;
     batchIntervalMs: number;
@@ -74,6 +76,7 @@ export class JsonlStore implements SessionStore {
     this.version = init.version;
     this.readOnly = init.readOnly;
     this.entries = init.entries;
+    this.#byId = init.byId;
     this.warnings = init.warnings;
     this.durability = init.durability;
     this.#batchIntervalMs = init.batchIntervalMs;
@@ -119,6 +122,7 @@ export class JsonlStore implements SessionStore {
         version: parsed.version,
         readOnly,
         entries: parsed.entries,
+        byId: parsed.byId,
         warnings: parsed.warnings,
         durability,
         batchIntervalMs: options.batchIntervalMs ?? 200,
@@ -132,6 +136,13 @@ export class JsonlStore implements SessionStore {
       await lock?.release();
       throw error;
     }
+  }
+
+  /** The id index built while reading the file; the first caller (the session log) owns it from then on. */
+  takeIndex(): Map<string, Entry> | undefined {
+    const byId = this.#byId;
+    this.#byId = undefined;
+    return byId;
   }
 
   /** Appends one line per entry, in one write; appends run strictly one after another. */
