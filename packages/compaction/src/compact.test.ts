@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { assistant, call, extend, pathOf, result, turn, user, words } from '../test/paths.js';
+import { assistant, call, extend, label, pathOf, result, turn, user, words } from '../test/paths.js';
+import { expectEachCompactionListsWhatLeftWithIt } from '../test/compaction-lists.js';
 import { scriptedSummarizer } from '@tiller/testing';
-import { buildContext, CompactionEntry } from '@tiller/core';
+import { buildContext, CompactionEntry, type Entry } from '@tiller/core';
 import { compact } from './compact.js';
 import { compactionEntry } from './compaction-entry.js';
 import { addUsage } from './summarizer.js';
@@ -94,6 +95,21 @@ describe('compact', () => {
     expect(request!.prompt).toMatch(/^<earlier-notes>\nEARLIER NOTES\n<\/earlier-notes>\n\n<transcript>\nASSISTANT: a/);
     expect(request!.prompt).toContain('## Next Steps');
     expect(result.summary).toMatch(/^## Goal\nsummary 1 \(history-update\)/);
+  });
+
+  it('lists only the entries that leave the context with this compaction: successive compactions list disjoint ids', async () => {
+    const compactAt = async (path: Entry[], id: string): Promise<Entry[]> => {
+      const result = await compact(prepareCompaction(path, settings)!, scriptedSummarizer());
+      return [...path, compactionEntry(result, { id, parentId: path.at(-1)!.id, at: '2026-01-02T00:00:00.000Z' })];
+    };
+    const first = await compactAt(pathOf(...turn(1, [800]), label('outside the context'), ...turn(2, [800]), ...turn(3, [800])), 'c1');
+    const second = await compactAt(extend(first, ...turn(4, [800]), ...turn(5, [800])), 'c2');
+    const lists = expectEachCompactionListsWhatLeftWithIt(second);
+    expect(lists).toHaveLength(2);
+    // What the first compaction kept leaves with the second, which starts its list there.
+    const firstKept = (first.at(-1) as CompactionEntry).firstKeptEntryId;
+    expect(lists[1]![0]).toBe(firstKept);
+    expect(lists[0]).not.toContain(firstKept);
   });
 
   it('summarizes the history and the split turn\'s opening part at the same time', async () => {

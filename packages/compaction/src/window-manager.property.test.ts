@@ -2,6 +2,7 @@ import type { Entry, Message } from '@tiller/core';
 import { buildContext } from '@tiller/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { expectEachCompactionListsWhatLeftWithIt } from '../test/compaction-lists.js';
 import { assistant, call, type Draft, extend, result, user, words } from '../test/paths.js';
 import { scriptedSummarizer } from '@tiller/testing';
 import { estimateTokens } from './estimate-tokens.js';
@@ -68,6 +69,7 @@ describe('WindowManager over random sessions', () => {
               expect(meta.appended).toHaveLength(1);
               expect(meta.tokensAfter).toBe(contextTokens(acc.path) + 200);
               expect(meta.tokensRemoved).toBeGreaterThan(0);
+              expect(meta.appended[0]).toMatchObject({ compactedEntryIds: meta.dropped.map((e) => e.id) });
               const positions = meta.dropped.map((e) => before.indexOf(e));
               expect(positions.every((p, i) => p >= 0 && (i === 0 || p > positions[i - 1]!))).toBe(true);
               const entry = meta.appended[0]!;
@@ -84,6 +86,7 @@ describe('WindowManager over random sessions', () => {
             expect(ledger.tokens).toBe(contextTokens(path));
             expect(callsPaired(buildContext(path))).toBe(true);
           }
+          expectEachCompactionListsWhatLeftWithIt(path);
         }),
         { numRuns: 60 },
       );

@@ -1,6 +1,7 @@
 import type { Entry, Message } from '@tiller/core';
 import { buildContext, CompactionMeta as CoreCompactionMeta } from '@tiller/core';
 import { describe, expect, it } from 'vitest';
+import { expectEachCompactionListsWhatLeftWithIt } from '../test/compaction-lists.js';
 import { assistant, call, type Draft, extend, pathOf, result, turn, user, words } from '../test/paths.js';
 import { scriptedSummarizer } from '@tiller/testing';
 import { type CompactionContext, type CompactionMeta, compactionDoneMeta, NoOpCompactor, runAfterCompactHooks } from './compactor.js';
@@ -131,6 +132,21 @@ describe('WindowManager', () => {
     expect(second.meta.clearedEntryIds).toEqual(expect.arrayContaining([...cleared, 'more-r0']));
     expect(second.meta.tokensAfter).toBe(contextTokens(second.acc.path) + 500);
   });
+
+  for (const strategy of ['summarize', 'keepTail'] as const) {
+    it(`${strategy}: each compaction lists only the entries that left with it, in the entry and in meta.dropped`, async () => {
+      const manager = WindowManager({ strategy, summarizer: scriptedSummarizer(), ...config });
+      const first = await manager.maybeCompact({ path: pathOf(...toolLoop(30)) }, ctx({ midRound: true }));
+      const more = toolLoop(30).map((d) => ({ ...d, id: `more-${d.id}` }) as Draft);
+      const second = await manager.maybeCompact({ path: extend(first.acc.path, ...more) }, ctx({ midRound: true }));
+      expect(first.meta.compacted && second.meta.compacted).toBe(true);
+      if (!first.meta.compacted || !second.meta.compacted) return;
+      const lists = expectEachCompactionListsWhatLeftWithIt(second.acc.path);
+      expect(lists).toEqual([ids(first.meta.dropped), ids(second.meta.dropped)]);
+      // The entries the first compaction kept leave with the second.
+      expect(lists[1]![0]).toBe((first.meta.appended[0] as { firstKeptEntryId: string }).firstKeptEntryId);
+    });
+  }
 
   it('keepTail drops the oldest whole turns with no summary', async () => {
     const manager = WindowManager({ strategy: 'keepTail', ...config });
