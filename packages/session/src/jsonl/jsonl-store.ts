@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { open, readFile, rename, writeFile, type FileHandle } from 'node:fs/promises';
+import { open, rename, writeFile, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Entry } from '@tiller/core';
 import { AppendError, SessionFileError, type ReadWarning } from '../errors.js';
@@ -7,6 +7,7 @@ import type { SessionStore } from '../store.js';
 import { acquireLock, type FileLock } from './file-lock.js';
 import { HEADER_TYPE, SESSION_FORMAT_VERSION, serializeEntry, serializeHeader, type SessionFileHeader } from './format.js';
 import { parseSessionFile } from './parse-session-file.js';
+import { readRange } from './read-range.js';
 
 /**
  * When appended entries reach the disk itself (not only the operating system's cache):
@@ -98,15 +99,18 @@ export class JsonlStore implements SessionStore {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       throw new SessionFileError({ file: path, line: 0 }, `cannot create the lock file: the folder ${dirname(path)} does not exist`);
     });
+    let handle: FileHandle | undefined;
     try {
+      handle = await openSessionFile(path, readOnly, options.create, durability);
       let bytes: Buffer;
       try {
-        bytes = await readFile(path);
+        bytes = await readRange(handle, 0, (await handle.stat()).size);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || readOnly || options.create === false) {
-          throw new SessionFileError({ file: path, line: 0 }, `cannot read the session file: ${(error as Error).message}`);
-        }
-        bytes = await createFile(path, options.create ?? {}, durability);
+        throw new SessionFileError({ file: path, line: 0 }, `cannot read the session file: ${(error as Error).message}`);
+      }
+      if (readOnly) {
+        await handle.close();
+        handle = undefined;
       }
       const parsed = parseSessionFile(bytes, { file: path, strict: options.strict ?? false });
       if (!readOnly && parsed.version !== SESSION_FORMAT_VERSION) {
@@ -115,7 +119,6 @@ export class JsonlStore implements SessionStore {
           `format version ${parsed.version} can only be opened read-only; write a current copy with upgradeSessionFile()`,
         );
       }
-      const handle = readOnly ? undefined : await open(path, 'r+');
       return new JsonlStore({
         path,
         header: parsed.header,
@@ -133,6 +136,7 @@ export class JsonlStore implements SessionStore {
         size: bytes.length,
       });
     } catch (error) {
+      await handle?.close();
       await lock?.release();
       throw error;
     }
@@ -227,8 +231,29 @@ function checkOptions(path: string, options: JsonlStoreOptions): Durability {
   return fsync;
 }
 
+/**
+ * Opens the file to read it (and, for a writer, to append to it later): one handle for both. A
+ * writer's missing file is created first unless `create` is false.
+ */
+async function openSessionFile(
+  path: string,
+  readOnly: boolean,
+  create: JsonlStoreOptions['create'],
+  durability: Durability,
+): Promise<FileHandle> {
+  try {
+    return await open(path, readOnly ? 'r' : 'r+');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || readOnly || create === false) {
+      throw new SessionFileError({ file: path, line: 0 }, `cannot read the session file: ${(error as Error).message}`);
+    }
+  }
+  await createFile(path, create ?? {}, durability);
+  return open(path, 'r+');
+}
+
 /** Writes the header to a temporary file and renames it into place: the file never exists without it. */
-async function createFile(path: string, create: { id?: string; createdAt?: string }, durability: Durability): Promise<Buffer> {
+async function createFile(path: string, create: { id?: string; createdAt?: string }, durability: Durability): Promise<void> {
   const header: SessionFileHeader = {
     type: HEADER_TYPE,
     version: SESSION_FORMAT_VERSION,
@@ -240,7 +265,6 @@ async function createFile(path: string, create: { id?: string; createdAt?: strin
   await writeFile(temp, bytes, { flag: 'wx', flush: durability !== 'never' });
   await rename(temp, path);
   if (durability === 'always') await syncDirectory(dirname(path));
-  return bytes;
 }
 
 async function syncDirectory(dir: string): Promise<void> {

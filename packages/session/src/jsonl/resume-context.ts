@@ -6,6 +6,7 @@ import { checkEntryShape } from './check-entry-shape.js';
 import { SESSION_FORMAT_VERSION, type SessionFileHeader } from './format.js';
 import { JsonlStore } from './jsonl-store.js';
 import { parseHeader } from './parse-session-file.js';
+import { readRange } from './read-range.js';
 
 export interface ResumedContext {
   header: SessionFileHeader;
@@ -80,17 +81,6 @@ async function readTailWindows(handle: FileHandle, size: number, bodyStart: numb
     if (whole) throw new Error(`${file}: a walk over the whole body ended without a result`);
     windowBytes = result.kind === 'more' ? windowBytes * 2 : size;
   }
-}
-
-async function readRange(handle: FileHandle, position: number, length: number): Promise<Buffer> {
-  const buffer = Buffer.allocUnsafe(length);
-  let filled = 0;
-  while (filled < length) {
-    const { bytesRead } = await handle.read(buffer, filled, length - filled, position + filled);
-    if (bytesRead === 0) break;
-    filled += bytesRead;
-  }
-  return filled === length ? buffer : buffer.subarray(0, filled);
 }
 
 async function fullRead(path: string): Promise<ResumedContext> {
