@@ -89,6 +89,25 @@ describe('turn core properties', () => {
     );
   });
 
+  it('never changes a snapshot it stepped from: branching from any snapshot is branching from a fresh copy', () => {
+    fc.assert(
+      fc.property(config, moves, fc.array(move, { minLength: 1, maxLength: 60 }), (cfg, ms, branchMoves) => {
+        const run = play(cfg, ms);
+        const snapshots = [...run.steps.map((s) => s.before), run.snapshot];
+        const frozen = snapshots.map(serializeSnapshot);
+        for (const [i, branchMove] of branchMoves.entries()) {
+          const from = snapshots[i % snapshots.length]!;
+          const branch = play(cfg, [branchMove], from);
+          const fromCopy = step(restoreSnapshot(serializeSnapshot(from)), branch.inputs[0]);
+          expect(serializeSnapshot(branch.snapshot)).toBe(serializeSnapshot(fromCopy.snapshot));
+          expect(json(branch.steps[0]!.effects)).toEqual(json(fromCopy.effects));
+        }
+        expect(snapshots.map(serializeSnapshot)).toEqual(frozen);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it('reads no clock and no random source: with them made to throw, nothing changes', () => {
     fc.assert(
       fc.property(config, moves, (cfg, ms) => {

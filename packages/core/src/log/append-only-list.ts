@@ -2,7 +2,7 @@
  * An immutable view of the first `length` items of a storage array that only grows. Appending
  * to the newest view pushes onto the shared storage, so a step costs the same at any length;
  * appending to an older view (a snapshot stepped twice) copies its prefix first, so no view
- * ever sees another's items. Immer leaves class instances alone: no draft, no deep freeze.
+ * ever sees another's items.
  */
 export class AppendOnlyList<T> implements Iterable<T> {
   private constructor(

@@ -9,70 +9,74 @@ export type BoundaryReason = 'turn_start' | 'tool_batch' | 'overflow' | 'steer' 
 
 /** The one effect the turn waits on, with the id its answer must carry. */
 export type Pending =
-  | { effect: 'maybe_compact'; id: string; reason: BoundaryReason; force: boolean }
-  | { effect: 'call_llm'; id: string; final: boolean }
-  | { effect: 'run_tools'; id: string }
-  | { effect: 'request_approval'; id: string; toolCallIds: string[] };
+  | { readonly effect: 'maybe_compact'; readonly id: string; readonly reason: BoundaryReason; readonly force: boolean }
+  | { readonly effect: 'call_llm'; readonly id: string; readonly final: boolean }
+  | { readonly effect: 'run_tools'; readonly id: string }
+  | { readonly effect: 'request_approval'; readonly id: string; readonly toolCallIds: readonly string[] };
 
 export type QueuedKind = 'steer' | 'follow_up';
 
 /** A message the host sent while the model or the tools were busy, waiting for a boundary. */
 export interface QueuedMessage {
-  kind: QueuedKind;
-  message: UserMessage;
-  receivedAt: string;
+  readonly kind: QueuedKind;
+  readonly message: UserMessage;
+  readonly receivedAt: string;
   /** The state the turn was in when it arrived (`idle` when no turn was running). */
-  receivedIn: string;
+  readonly receivedIn: string;
 }
 
 /** When and where a queued message joined the context. */
 export interface Delivery {
-  kind: QueuedKind;
-  entryId: string;
-  receivedAt: string;
-  receivedIn: string;
-  deliveredAt: string;
-  boundary: BoundaryReason;
+  readonly kind: QueuedKind;
+  readonly entryId: string;
+  readonly receivedAt: string;
+  readonly receivedIn: string;
+  readonly deliveredAt: string;
+  readonly boundary: BoundaryReason;
 }
 
 /** The tool calls of the assistant message the turn is answering. */
 export interface OpenBatch {
-  calls: ToolCallPart[];
-  decisions: ApprovalDecision[];
+  readonly calls: readonly ToolCallPart[];
+  readonly decisions: readonly ApprovalDecision[];
 }
 
 export interface ActiveTurn {
-  turnId: string;
+  readonly turnId: string;
   /** Completed tool rounds. */
-  iterations: number;
+  readonly iterations: number;
   /** Counters behind the ids of the entries and effects the turn makes. */
-  entrySeq: number;
-  effectSeq: number;
-  pending: Pending | null;
-  overflowRetries: number;
-  batch: OpenBatch | null;
-  deliveries: Delivery[];
+  readonly entrySeq: number;
+  readonly effectSeq: number;
+  readonly pending: Pending | null;
+  readonly overflowRetries: number;
+  readonly batch: OpenBatch | null;
+  readonly deliveries: readonly Delivery[];
 }
 
 /** An input the core did not apply, kept so a host can see what was dropped and why. */
 export interface IgnoredNote {
-  eventType: string;
-  reason: string;
-  at?: string;
+  readonly eventType: string;
+  readonly reason: string;
+  readonly at?: string;
 }
 
+/**
+ * The turn's state. A snapshot shares everything in it with the snapshots before and after, so
+ * it is read-only all the way down: a step builds a new context and never changes an old one.
+ */
 export interface TurnContext {
-  maxIterations: number;
+  readonly maxIterations: number;
   /** The session path: what the turns built on plus everything they appended. */
-  entries: AppendOnlyList<Entry>;
+  readonly entries: AppendOnlyList<Entry>;
   /** How many of `entries` a `persist` effect has announced. */
-  persisted: number;
+  readonly persisted: number;
   /** What the model sees: `buildContext(entries)`, kept up to date as entries are appended. */
-  view: AppendOnlyList<Message>;
-  queue: QueuedMessage[];
-  turn: ActiveTurn | null;
-  lastOutcome: TurnOutcome | null;
-  ignored: { count: number; recent: IgnoredNote[] };
+  readonly view: AppendOnlyList<Message>;
+  readonly queue: readonly QueuedMessage[];
+  readonly turn: ActiveTurn | null;
+  readonly lastOutcome: TurnOutcome | null;
+  readonly ignored: { readonly count: number; readonly recent: readonly IgnoredNote[] };
 }
 
 /** How many ignored inputs a snapshot remembers in detail (all are counted). */

@@ -39,15 +39,15 @@ export interface CallLlmEffect {
 export interface RunToolsEffect {
   type: 'run_tools';
   batchId: string;
-  calls: ToolCallPart[];
+  calls: readonly ToolCallPart[];
   /** Decisions the host already made for calls whose policy asked; apply them, do not ask again. */
-  decisions: ApprovalDecision[];
+  decisions: readonly ApprovalDecision[];
 }
 
 export interface RequestApprovalEffect {
   type: 'request_approval';
   batchId: string;
-  calls: ToolCallPart[];
+  calls: readonly ToolCallPart[];
 }
 
 export interface PersistEffect {
@@ -75,9 +75,9 @@ export function isBlockingEffect(effect: Effect): effect is BlockingEffect {
 export type ProgressEvent =
   | { type: 'turn.started'; turnId: string; at: string }
   | { type: 'message.added'; entryId: string; message: Message }
-  | { type: 'tools.started'; batchId: string; calls: ToolCallPart[] }
+  | { type: 'tools.started'; batchId: string; calls: readonly ToolCallPart[] }
   | { type: 'tools.finished'; batchId: string; results: ToolResultMessage[] }
-  | { type: 'approval.requested'; batchId: string; calls: ToolCallPart[] }
+  | { type: 'approval.requested'; batchId: string; calls: readonly ToolCallPart[] }
   | { type: 'messages.delivered'; deliveries: Delivery[] }
   | { type: 'compaction.finished'; compactionId: string; meta: CompactionMeta }
   | { type: 'turn.ended'; outcome: TurnOutcome }

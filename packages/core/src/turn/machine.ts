@@ -1,4 +1,3 @@
-import { produce } from 'immer';
 import { enqueueActions, setup } from 'xstate';
 import type { Message } from '../schema/message.js';
 import { AppendOnlyList } from '../log/append-only-list.js';
@@ -16,7 +15,8 @@ import type {
 } from './effects.js';
 import type { MachineEvent } from './events.js';
 import { answersPending, resultProblem, routeFailure, routeReply, isResultEvent, type FailureRoute, type ReplyRoute } from './classify.js';
-import { reducers, type ReducerName } from './reducers.js';
+import { reducers, type Reducer, type ReducerName } from './reducers.js';
+import { applyUpdate } from './update/apply-update.js';
 
 type Params<E extends { type: string }> = Omit<E, 'type'>;
 
@@ -40,21 +40,10 @@ function isMidRound(context: TurnContext): boolean {
  */
 function reduce(name: ReducerName) {
   return enqueueActions<TurnContext, MachineEvent, undefined, MachineEvent, never, never, never, never, never>(({ context, event, enqueue }) => {
-    const progress: ProgressEvent[] = [];
-    const reducer = reducers[name] as (d: unknown, e: MachineEvent, emit: (p: ProgressEvent) => void, base: TurnContext) => void;
-    const next = produce(context, (draft) => {
-      reducer(draft, event, (p) => progress.push(p), context);
-      draft.persisted = draft.entries.length;
-    });
+    const reducer = reducers[name] as Reducer;
+    const { context: next, announcements } = applyUpdate(context, (work, emit) => reducer(work, event, emit, context));
     enqueue.assign(() => next);
-    if (next.entries.length > context.persisted) {
-      const entries = next.entries.slice(context.persisted);
-      enqueue({ type: 'persist', params: { entries } } as never);
-      for (const entry of entries) {
-        if (entry.kind === 'message') enqueue({ type: 'emit', params: { event: { type: 'message.added', entryId: entry.id, message: entry.message } } } as never);
-      }
-    }
-    for (const event of progress) enqueue({ type: 'emit', params: { event } } as never);
+    for (const announcement of announcements) enqueue(announcement as never);
   });
 }
 

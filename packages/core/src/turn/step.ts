@@ -1,12 +1,11 @@
-import { produce } from 'immer';
 import { initialTransition } from 'xstate';
 import { resolveTurnConfig, type TurnConfig } from './config.js';
-import type { TurnContext } from './context.js';
 import type { Effect } from './effects.js';
 import { parseEvent } from './parse-event.js';
-import { endTurn } from './update/end-turn.js';
+import { finish } from './reducers.js';
 import { turnMachine } from './machine.js';
 import { pureTransition } from './pure-transition.js';
+import { applyUpdate } from './update/apply-update.js';
 import type { TurnSnapshot } from './snapshot.js';
 
 export interface StepResult {
@@ -30,9 +29,7 @@ export function step(snapshot: TurnSnapshot, input: unknown): StepResult {
   try {
     const [next, actions] = pureTransition(snapshot, event);
     if (next.status === 'error') return crashed(snapshot, next.error, event.at);
-    const effects = actions
-      .filter((a) => !a.type.startsWith('xstate.'))
-      .map((a) => ({ type: a.type, ...(a.params as object) }) as Effect);
+    const effects = actions.filter((a) => !a.type.startsWith('xstate.')).map(toEffect);
     return { snapshot: next, effects };
   } catch (error) {
     return crashed(snapshot, error, event.at);
@@ -46,16 +43,15 @@ export function step(snapshot: TurnSnapshot, input: unknown): StepResult {
 function crashed(snapshot: TurnSnapshot, error: unknown, at: string | undefined): StepResult {
   const reason = `the turn core failed: ${error instanceof Error ? error.message : String(error)}`;
   const before = snapshot.context;
-  const context = produce(before, (draft) => {
-    endTurn(draft, { status: 'failed', reason }, at ?? before.entries.last()?.at ?? '', before.turn?.batch?.calls ?? []);
-    draft.persisted = draft.entries.length;
-  });
-  const appended = context.entries.slice(before.persisted);
-  const effects: Effect[] = appended.length > 0 ? [{ type: 'persist', entries: appended }] : [];
-  if (context.lastOutcome && context.lastOutcome !== before.lastOutcome) {
-    effects.push({ type: 'emit', event: { type: 'turn.ended', outcome: context.lastOutcome } });
-  }
-  return { snapshot: turnMachine.resolveState({ value: 'idle', context: context as TurnContext }), effects };
+  const { context, announcements } = applyUpdate(before, (work, emit) =>
+    finish(work, { status: 'failed', reason }, at ?? before.entries.last()?.at ?? '', emit, before.turn?.batch?.calls ?? []),
+  );
+  return { snapshot: turnMachine.resolveState({ value: 'idle', context }), effects: announcements.map(toEffect) };
+}
+
+/** An action the machine listed, as the effect the shell carries out. */
+function toEffect(action: { type: string; params?: unknown }): Effect {
+  return { type: action.type, ...(action.params as object) } as Effect;
 }
 
 /** Steps through `events` from `start(config)`; the snapshot and every effect, in order. */

@@ -283,7 +283,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     return approval;
   };
 
-  const park = (batchId: string, calls: ToolCallPart[]) => {
+  const park = (batchId: string, calls: readonly ToolCallPart[]) => {
     const parked = approvalFor(batchId);
     if (parked.sent) return;
     const timeoutMs = options.limits.approvalTimeoutMs;

@@ -1,7 +1,7 @@
-import type { Draft } from 'immer';
 import type { ToolCallPart, ToolResultMessage } from '../../schema/message.js';
 import type { TurnContext } from '../context.js';
 import { appendNew } from './append-entries.js';
+import type { WorkingContext } from './working-context.js';
 
 /** A result the core writes for a call that will never get a real one, saying why. */
 export function syntheticResult(call: ToolCallPart, why: string): ToolResultMessage {
@@ -15,13 +15,13 @@ export function syntheticResult(call: ToolCallPart, why: string): ToolResultMess
 }
 
 /** Gives each open call a synthetic error result, so the transcript stays valid. */
-export function closeOpenCalls(draft: Draft<TurnContext>, at: string, why: string, calls: readonly ToolCallPart[]): void {
+export function closeOpenCalls(work: WorkingContext, at: string, why: string, calls: readonly ToolCallPart[]): void {
   if (calls.length > 0) {
     appendNew(
-      draft,
+      work,
       at,
       calls.map((call) => ({ kind: 'message', message: syntheticResult(call, why) })),
     );
   }
-  draft.turn!.batch = null;
+  work.turn!.batch = null;
 }

@@ -1,9 +1,9 @@
-import type { Draft } from 'immer';
 import type { ToolCallPart } from '../../schema/message.js';
 import type { TurnContext } from '../context.js';
 import type { LlmFailure } from '../events.js';
 import type { TurnOutcome } from '../outcome.js';
 import { closeOpenCalls } from './close-open-calls.js';
+import type { WorkingContext } from './working-context.js';
 
 /** How a turn ends, before the core adds the turn's id and iteration count. */
 export type Ending =
@@ -33,12 +33,12 @@ function openCallNote(ending: Ending): string {
  * Ends the running turn: the open calls (read by the caller from the undrafted context, or from
  * the reply that ends the turn) get results, the outcome is recorded, the turn is cleared.
  */
-export function endTurn(draft: Draft<TurnContext>, ending: Ending, at: string, openCalls: readonly ToolCallPart[]): TurnOutcome | undefined {
-  const turn = draft.turn;
+export function endTurn(work: WorkingContext, ending: Ending, at: string, openCalls: readonly ToolCallPart[]): TurnOutcome | undefined {
+  const turn = work.turn;
   if (!turn) return undefined;
-  closeOpenCalls(draft, at, openCallNote(ending), openCalls);
+  closeOpenCalls(work, at, openCallNote(ending), openCalls);
   const outcome = { ...ending, turnId: turn.turnId, iterations: turn.iterations } as TurnOutcome;
-  draft.lastOutcome = outcome;
-  draft.turn = null;
+  work.lastOutcome = outcome;
+  work.turn = null;
   return outcome;
 }

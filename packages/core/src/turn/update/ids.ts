@@ -1,9 +1,8 @@
-import type { Draft } from 'immer';
-import type { ActiveTurn } from '../context.js';
+import type { WorkingTurn } from './working-context.js';
 
 type IdKind = 'compaction' | 'call' | 'batch';
 
 /** The id of the next effect the turn issues: derived from the turn's id, so replays repeat it. */
-export function nextEffectId(turn: Draft<ActiveTurn>, kind: IdKind): string {
+export function nextEffectId(turn: WorkingTurn, kind: IdKind): string {
   return `${turn.turnId}:${kind}:${turn.effectSeq++}`;
 }

@@ -1,8 +1,7 @@
-import type { Draft } from 'immer';
-import { IGNORED_NOTES_KEPT, type IgnoredNote, type TurnContext } from '../context.js';
+import { IGNORED_NOTES_KEPT, type IgnoredNote } from '../context.js';
+import type { WorkingContext } from './working-context.js';
 
-export function noteIgnored(draft: Draft<TurnContext>, note: IgnoredNote): void {
-  draft.ignored.count += 1;
-  draft.ignored.recent.push(note);
-  if (draft.ignored.recent.length > IGNORED_NOTES_KEPT) draft.ignored.recent.shift();
+export function noteIgnored(work: WorkingContext, note: IgnoredNote): void {
+  const { count, recent } = work.ignored;
+  work.ignored = { count: count + 1, recent: [...recent, note].slice(-IGNORED_NOTES_KEPT) };
 }

@@ -1,25 +1,25 @@
-import type { Draft } from 'immer';
 import type { UserMessage } from '../../schema/message.js';
 import type { BoundaryReason, Delivery, QueuedKind, QueuedMessage, TurnContext } from '../context.js';
 import { appendNew } from './append-entries.js';
 import { turnPhase } from '../turn-phase.js';
+import type { WorkingContext } from './working-context.js';
 
-export function queueMessage(draft: Draft<TurnContext>, kind: QueuedKind, message: UserMessage, at: string): void {
-  draft.queue.push({ kind, message, receivedAt: at, receivedIn: turnPhase(draft as TurnContext) });
+export function queueMessage(work: WorkingContext, kind: QueuedKind, message: UserMessage, at: string): void {
+  work.queue = [...work.queue, { kind, message, receivedAt: at, receivedIn: turnPhase(work) }];
 }
 
 /**
  * Appends the queued messages a boundary takes (read from `base`, the context before this step,
- * so no draft is made just to read them): every steer, and the follow-ups too when the
+ * so no work is made just to read them): every steer, and the follow-ups too when the
  * turn continues because of them. Each gets a delivery record.
  */
-export function deliverQueued(draft: Draft<TurnContext>, base: TurnContext, at: string, boundary: BoundaryReason): Delivery[] {
+export function deliverQueued(work: WorkingContext, base: TurnContext, at: string, boundary: BoundaryReason): Delivery[] {
   const takes = (q: QueuedMessage) => q.kind === 'steer' || boundary === 'follow_up';
   const taken = base.queue.filter(takes);
   if (taken.length === 0) return [];
-  draft.queue = base.queue.filter((q) => !takes(q));
+  work.queue = base.queue.filter((q) => !takes(q));
   const entries = appendNew(
-    draft,
+    work,
     at,
     taken.map((q) => ({ kind: 'message', message: q.message })),
   );
@@ -31,6 +31,7 @@ export function deliverQueued(draft: Draft<TurnContext>, base: TurnContext, at: 
     deliveredAt: at,
     boundary,
   }));
-  draft.turn!.deliveries.push(...deliveries);
+  const turn = work.turn!;
+  turn.deliveries = [...turn.deliveries, ...deliveries];
   return deliveries;
 }

@@ -1,8 +1,8 @@
-import type { Draft } from 'immer';
 import type { AssistantMessage, ToolCallPart } from '../../schema/message.js';
 import type { TurnContext } from '../context.js';
 import type { TurnEventOf } from '../events.js';
 import { appendNew } from './append-entries.js';
+import type { WorkingContext } from './working-context.js';
 
 export function toolCallsOf(message: AssistantMessage): ToolCallPart[] {
   return message.content.filter((p): p is ToolCallPart => p.type === 'toolCall');
@@ -12,14 +12,14 @@ export function toolCallsOf(message: AssistantMessage): ToolCallPart[] {
  * Appends the model's reply. Its tool calls become the open batch: whatever happens next, each
  * gets exactly one result before the model is called again.
  */
-export function recordReply(draft: Draft<TurnContext>, event: TurnEventOf<'llm.done'>): ToolCallPart[] {
-  const turn = draft.turn!;
+export function recordReply(work: WorkingContext, event: TurnEventOf<'llm.done'>): ToolCallPart[] {
+  const turn = work.turn!;
   const message: AssistantMessage = {
     ...event.message,
     stopReason: event.stopReason,
     ...(event.usage ? { usage: event.usage } : {}),
   };
-  appendNew(draft, event.at, [{ kind: 'message', message }]);
+  appendNew(work, event.at, [{ kind: 'message', message }]);
   turn.overflowRetries = 0;
   const calls = toolCallsOf(message);
   turn.batch = calls.length > 0 ? { calls, decisions: [] } : null;

@@ -1,9 +1,9 @@
-import type { Draft } from 'immer';
 import type { ToolResultMessage } from '../../schema/message.js';
 import type { OpenBatch, TurnContext } from '../context.js';
 import type { ToolOutcome, TurnEventOf } from '../events.js';
 import { appendNew } from './append-entries.js';
 import { syntheticResult } from './close-open-calls.js';
+import type { WorkingContext } from './working-context.js';
 
 /** What is wrong with a batch's results, or null: each must answer a call of the batch, once. */
 export function toolResultsProblem(batch: OpenBatch | null, results: readonly ToolOutcome[]): string | null {
@@ -22,8 +22,8 @@ export function toolResultsProblem(batch: OpenBatch | null, results: readonly To
  * Appends one result per call, in the order of the calls (not the order tools finished).
  * A call the shell did not report gets an error result that says so.
  */
-export function recordToolResults(draft: Draft<TurnContext>, event: TurnEventOf<'tools.done'>, batch: OpenBatch): ToolResultMessage[] {
-  const turn = draft.turn!;
+export function recordToolResults(work: WorkingContext, event: TurnEventOf<'tools.done'>, batch: OpenBatch): ToolResultMessage[] {
+  const turn = work.turn!;
   const byId = new Map(event.results.map((r) => [r.toolCallId, r]));
   const messages = batch.calls.map((call): ToolResultMessage => {
     const result = byId.get(call.id);
@@ -38,7 +38,7 @@ export function recordToolResults(draft: Draft<TurnContext>, event: TurnEventOf<
     };
   });
   appendNew(
-    draft,
+    work,
     event.at,
     messages.map((message) => ({ kind: 'message', message })),
   );

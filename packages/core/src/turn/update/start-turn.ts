@@ -1,11 +1,11 @@
-import type { Draft } from 'immer';
 import type { TurnContext } from '../context.js';
 import type { TurnEventOf } from '../events.js';
 import { appendNew } from './append-entries.js';
+import type { WorkingContext } from './working-context.js';
 
-export function startTurn(draft: Draft<TurnContext>, event: TurnEventOf<'turn.start'>): void {
-  draft.lastOutcome = null;
-  draft.turn = {
+export function startTurn(work: WorkingContext, event: TurnEventOf<'turn.start'>): void {
+  work.lastOutcome = null;
+  work.turn = {
     turnId: event.turnId,
     iterations: 0,
     entrySeq: 0,
@@ -15,5 +15,5 @@ export function startTurn(draft: Draft<TurnContext>, event: TurnEventOf<'turn.st
     batch: null,
     deliveries: [],
   };
-  appendNew(draft, event.at, [{ kind: 'message', message: event.message }]);
+  appendNew(work, event.at, [{ kind: 'message', message: event.message }]);
 }
