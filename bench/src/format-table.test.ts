@@ -30,7 +30,7 @@ describe('resultsTable', () => {
     expect(lines[0]).toBe('| operation | entries | Tiller (median) | pi / floor (median) | ratio | goal |');
     expect(lines[1]).toBe('| --- | --- | --- | --- | --- | --- |');
     expect(lines[2]).toBe('| build the context | 100k | 45.0 ms | pi: 900 ms | 0.050x | at least 10x faster than pi: **met** |');
-    expect(lines[3]).toBe('| replay throughput | 1,018 | 120,000 events/s |  |  | at least 50,000 events/s: **met** |');
+    expect(lines[3]).toBe('| replay throughput, after `start` | 1,018 | 120,000 events/s |  |  | at least 50,000 events/s: **met** |');
   });
 
   it('escapes a pipe inside a cell', () => {

@@ -7,7 +7,7 @@ export const OPERATIONS = {
   decision: 'should-compact decision at a boundary',
   step: 'core `step`, per event',
   start: 'core `start` over the session',
-  replay: 'replay throughput',
+  replay: 'replay throughput, after `start`',
   resume: 'resume a compacted session',
   'open-compacted': 'full open + context of that session',
   'memory-open': 'peak memory: open + context',

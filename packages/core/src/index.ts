@@ -12,7 +12,7 @@ export type { ActiveTurn, BoundaryReason, Delivery, IgnoredNote, OpenBatch, Pend
 export { turnMachine, type TurnMachine } from './turn/machine.js';
 export { parseEvent } from './turn/parse-event.js';
 export type { MachineEvent, InvalidEvent } from './turn/events.js';
-export { start, step, replay, type StepResult } from './turn/step.js';
+export { start, step, replay, replayFrom, type StepResult } from './turn/step.js';
 export { turnPhase, type TurnPhase } from './turn/turn-phase.js';
 export {
   persistSnapshot,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { replay, restoreSnapshot, serializeSnapshot, start, step, type Effect, type TurnConfig, type TurnSnapshot } from '@tiller/core';
+import { replay, replayFrom, restoreSnapshot, serializeSnapshot, start, step, type Effect, type TurnConfig, type TurnSnapshot } from '@tiller/core';
 import { turnModelInputs } from '../src/index.js';
 import { stepViolations } from './turn-invariants.js';
 
@@ -84,6 +84,9 @@ describe('turn core properties', () => {
         expect(resumed.inputs).toEqual(whole.inputs);
         expect(serializeSnapshot(resumed.snapshot)).toBe(serializeSnapshot(whole.snapshot));
         expect(json(resumed.steps.map((s) => s.effects))).toEqual(json(whole.steps.map((s) => s.effects)));
+        const replayed = replayFrom(restoreSnapshot(serializeSnapshot(head.snapshot)), whole.inputs);
+        expect(serializeSnapshot(replayed.snapshot)).toBe(serializeSnapshot(whole.snapshot));
+        expect(json(replayed.effects)).toEqual(json(whole.steps.flatMap((s) => s.effects)));
       }),
       { numRuns: 150 },
     );

@@ -18,5 +18,7 @@ describe('resolveTurnConfig', () => {
     expect(() => resolveTurnConfig({ entries: [entry('a', null), { ...entry('b', 'a'), kind: 'note' } as never] })).toThrow(/entries\[1\]\.kind/);
     expect(() => resolveTurnConfig({ entries: [entry('a', null), entry('c', 'b')] })).toThrow(TurnConfigError);
     expect(() => resolveTurnConfig({ entries: [entry('a', null), entry('c', 'b')] })).toThrow(/entries\[1\]\.parentId: expected "a"/);
+    expect(() => resolveTurnConfig({ entries: { length: 0 } as never })).toThrow(/expected an array of entries\n.*at entries/);
+    expect(() => resolveTurnConfig({ entries: [entry('a', null), null as never] })).toThrow(/entries\[1\]: expected an entry object/);
   });
 });

@@ -7,9 +7,10 @@ export const TurnConfig = z.object({
   /**
    * The session path the turns build on, oldest first (from the root, or from wherever the host
    * resumed). Checked for shape and continuity, not parsed entry by entry: it comes from a
-   * session log that validated each entry when it was written, and may hold 100k of them.
+   * session log that validated each entry when it was written, and may hold 100k of them (so
+   * zod checks only that it is an array, and one loop below does the rest without a copy).
    */
-  entries: z.array(z.custom<Entry>()).default([]),
+  entries: z.custom<readonly Entry[]>((value) => Array.isArray(value), 'expected an array of entries').default([]),
 });
 export type TurnConfig = z.input<typeof TurnConfig>;
 export type ResolvedTurnConfig = z.output<typeof TurnConfig>;
@@ -23,8 +24,8 @@ const KINDS: ReadonlySet<EntryKind> = new Set(['message', 'compaction', 'branch_
 /** What is wrong with the path at its first bad entry, or null. */
 function pathProblem(entries: readonly unknown[]): string | null {
   let previousId: string | undefined;
-  for (const [i, value] of entries.entries()) {
-    const entry = value as Partial<Record<keyof Entry, unknown>> | null;
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i] as Partial<Record<keyof Entry, unknown>> | null;
     if (typeof entry !== 'object' || entry === null) return `entries[${i}]: expected an entry object`;
     if (typeof entry.id !== 'string' || entry.id === '') return `entries[${i}].id: expected a non-empty string`;
     if (!KINDS.has(entry.kind as EntryKind)) return `entries[${i}].kind: expected one of ${[...KINDS].join(', ')}`;

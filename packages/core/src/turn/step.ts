@@ -56,12 +56,20 @@ function toEffect(action: { type: string; params?: unknown }): Effect {
 
 /** Steps through `events` from `start(config)`; the snapshot and every effect, in order. */
 export function replay(config: TurnConfig, events: Iterable<unknown>): StepResult {
-  let snapshot = start(config);
+  return replayFrom(start(config), events);
+}
+
+/**
+ * Steps through `events` from a snapshot kept earlier (a restored one, or one to branch from:
+ * it is not changed); the last snapshot and every effect, in order.
+ */
+export function replayFrom(snapshot: TurnSnapshot, events: Iterable<unknown>): StepResult {
+  let current = snapshot;
   const effects: Effect[] = [];
   for (const event of events) {
-    const result = step(snapshot, event);
-    snapshot = result.snapshot;
+    const result = step(current, event);
+    current = result.snapshot;
     for (const effect of result.effects) effects.push(effect);
   }
-  return { snapshot, effects };
+  return { snapshot: current, effects };
 }

@@ -1,6 +1,6 @@
 import type { ToolCallPart, ToolResultMessage } from '../../schema/message.js';
 import type { TurnContext } from '../context.js';
-import { appendNew } from './append-entries.js';
+import { appendMessages } from './append-entries.js';
 import type { WorkingContext } from './working-context.js';
 
 /** A result the core writes for a call that will never get a real one, saying why. */
@@ -17,11 +17,7 @@ export function syntheticResult(call: ToolCallPart, why: string): ToolResultMess
 /** Gives each open call a synthetic error result, so the transcript stays valid. */
 export function closeOpenCalls(work: WorkingContext, at: string, why: string, calls: readonly ToolCallPart[]): void {
   if (calls.length > 0) {
-    appendNew(
-      work,
-      at,
-      calls.map((call) => ({ kind: 'message', message: syntheticResult(call, why) })),
-    );
+    appendMessages(work, at, calls.map((call) => syntheticResult(call, why)));
   }
   work.turn!.batch = null;
 }

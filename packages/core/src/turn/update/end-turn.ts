@@ -30,7 +30,7 @@ function openCallNote(ending: Ending): string {
 }
 
 /**
- * Ends the running turn: the open calls (read by the caller from the undrafted context, or from
+ * Ends the running turn: the open calls (read by the caller from the context before the step, or from
  * the reply that ends the turn) get results, the outcome is recorded, the turn is cleared.
  */
 export function endTurn(work: WorkingContext, ending: Ending, at: string, openCalls: readonly ToolCallPart[]): TurnOutcome | undefined {

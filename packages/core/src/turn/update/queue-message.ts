@@ -1,6 +1,6 @@
 import type { UserMessage } from '../../schema/message.js';
 import type { BoundaryReason, Delivery, QueuedKind, QueuedMessage, TurnContext } from '../context.js';
-import { appendNew } from './append-entries.js';
+import { appendMessages } from './append-entries.js';
 import { turnPhase } from '../turn-phase.js';
 import type { WorkingContext } from './working-context.js';
 
@@ -18,11 +18,7 @@ export function deliverQueued(work: WorkingContext, base: TurnContext, at: strin
   const taken = base.queue.filter(takes);
   if (taken.length === 0) return [];
   work.queue = base.queue.filter((q) => !takes(q));
-  const entries = appendNew(
-    work,
-    at,
-    taken.map((q) => ({ kind: 'message', message: q.message })),
-  );
+  const entries = appendMessages(work, at, taken.map((q) => q.message));
   const deliveries = taken.map((q, i) => ({
     kind: q.kind,
     entryId: entries[i]!.id,

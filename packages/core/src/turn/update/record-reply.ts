@@ -1,7 +1,7 @@
 import type { AssistantMessage, ToolCallPart } from '../../schema/message.js';
 import type { TurnContext } from '../context.js';
 import type { TurnEventOf } from '../events.js';
-import { appendNew } from './append-entries.js';
+import { appendMessages } from './append-entries.js';
 import type { WorkingContext } from './working-context.js';
 
 export function toolCallsOf(message: AssistantMessage): ToolCallPart[] {
@@ -19,7 +19,7 @@ export function recordReply(work: WorkingContext, event: TurnEventOf<'llm.done'>
     stopReason: event.stopReason,
     ...(event.usage ? { usage: event.usage } : {}),
   };
-  appendNew(work, event.at, [{ kind: 'message', message }]);
+  appendMessages(work, event.at, [message]);
   turn.overflowRetries = 0;
   const calls = toolCallsOf(message);
   turn.batch = calls.length > 0 ? { calls, decisions: [] } : null;

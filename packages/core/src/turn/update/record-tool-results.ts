@@ -1,7 +1,7 @@
 import type { ToolResultMessage } from '../../schema/message.js';
 import type { OpenBatch, TurnContext } from '../context.js';
 import type { ToolOutcome, TurnEventOf } from '../events.js';
-import { appendNew } from './append-entries.js';
+import { appendMessages } from './append-entries.js';
 import { syntheticResult } from './close-open-calls.js';
 import type { WorkingContext } from './working-context.js';
 
@@ -37,11 +37,7 @@ export function recordToolResults(work: WorkingContext, event: TurnEventOf<'tool
       ...(result.details === undefined ? {} : { details: result.details }),
     };
   });
-  appendNew(
-    work,
-    event.at,
-    messages.map((message) => ({ kind: 'message', message })),
-  );
+  appendMessages(work, event.at, messages);
   turn.batch = null;
   turn.iterations += 1;
   return messages;

@@ -1,6 +1,6 @@
 import type { TurnContext } from '../context.js';
 import type { TurnEventOf } from '../events.js';
-import { appendNew } from './append-entries.js';
+import { appendMessages } from './append-entries.js';
 import type { WorkingContext } from './working-context.js';
 
 export function startTurn(work: WorkingContext, event: TurnEventOf<'turn.start'>): void {
@@ -15,5 +15,5 @@ export function startTurn(work: WorkingContext, event: TurnEventOf<'turn.start'>
     batch: null,
     deliveries: [],
   };
-  appendNew(work, event.at, [{ kind: 'message', message: event.message }]);
+  appendMessages(work, event.at, [event.message]);
 }
