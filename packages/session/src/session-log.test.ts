@@ -1,4 +1,5 @@
 import { buildContext } from '@tiller/core';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { assistantEntry, AT, chain, compactionEntry, userEntry } from '../test/entries.js';
 import { CustomTypes } from './custom-types.js';
@@ -103,6 +104,43 @@ describe('createSessionLog: branches', () => {
     expect(root.label).toBe('start');
     expect(root.children.map((n) => n.entry.id)).toEqual(['e1', 'x1']);
     expect(root.children[1]!.children.map((n) => n.entry.id)).toEqual(['l1']);
+  });
+
+  it('gives the path the parents say, through any mix of appends, branches and batches off the leaf', async () => {
+    // Each op: append a chain at the leaf, branch to an earlier entry (or null), or append a
+    // batch whose first parent is some earlier entry rather than the leaf.
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('append' as const), length: fc.integer({ min: 1, max: 3 }) }),
+      fc.record({ kind: fc.constant('branch' as const), pick: fc.option(fc.nat(), { nil: null }) }),
+      fc.record({ kind: fc.constant('off-leaf' as const), pick: fc.nat(), length: fc.integer({ min: 1, max: 3 }) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { maxLength: 30 }), async (ops) => {
+        const log = createSessionLog(new MemoryStore());
+        const parents = new Map<string, string | null>();
+        const expectedPath = (id: string | null) => {
+          const ids: string[] = [];
+          for (let at = id; at !== null; at = parents.get(at)!) ids.unshift(at);
+          return ids;
+        };
+        for (const [n, o] of ops.entries()) {
+          const ids = [...parents.keys()];
+          if (o.kind === 'branch') {
+            log.branch(o.pick === null || ids.length === 0 ? null : ids[o.pick % ids.length]!);
+          } else {
+            const from = o.kind === 'append' || ids.length === 0 ? log.leafId : ids[o.pick % ids.length]!;
+            const batch = chain(o.length, `op${n}-`, from);
+            for (const entry of batch) parents.set(entry.id, entry.parentId);
+            await log.append(batch);
+          }
+          const path = log.path();
+          expect(path.map((e) => e.id)).toEqual(expectedPath(log.leafId));
+          path.pop(); // a caller's copy: changing it must not change the log's next answer
+          expect(log.path().map((e) => e.id)).toEqual(expectedPath(log.leafId));
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('builds the context of the path, compaction included', async () => {

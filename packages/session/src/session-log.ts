@@ -72,6 +72,10 @@ export function createSessionLog(store: SessionStore): SessionLog {
   // Built on first use: opening a long session should not pay for listings nobody asked for.
   let childIndex: Map<string | null, Entry[]> | undefined;
   let leafId: string | null = null;
+  // The path to the leaf, once walked, kept in step with appends that continue it: a session is
+  // read at its leaf over and over, and walking 100k parents through the index misses the cache
+  // at every step. Dropped when the leaf moves elsewhere (`branch`, a batch off the leaf).
+  let leafPath: Entry[] | undefined;
   let queue: Promise<void> = Promise.resolve();
   let closed = false;
 
@@ -113,14 +117,33 @@ export function createSessionLog(store: SessionStore): SessionLog {
     return childIndex;
   };
 
-  const path = (target: string | null | undefined = leafId): Entry[] => {
-    if (target === null) return [];
+  const walk = (target: string): Entry[] => {
     const out: Entry[] = [];
     // A parent that is missing (a line a damaged file lost) ends the walk, as a root would.
     for (let entry: Entry | undefined = requireEntry(target); entry; entry = entry.parentId === null ? undefined : byId.get(entry.parentId)) {
       out.push(entry);
     }
     return out.reverse();
+  };
+
+  const path = (target: string | null | undefined = leafId): Entry[] => {
+    if (target === null) return [];
+    if (target !== leafId) return walk(target);
+    leafPath ??= walk(target);
+    return leafPath.slice();
+  };
+
+  /** Keeps `leafPath` the path to the new leaf after `batch` was indexed, when the batch continues it. */
+  const extendLeafPath = (batch: readonly Entry[]) => {
+    let tip = leafId;
+    for (const entry of batch) {
+      if (entry.parentId !== tip) {
+        leafPath = undefined;
+        return;
+      }
+      leafPath?.push(entry);
+      tip = entry.id;
+    }
   };
 
   const appendCustom = async (customType: string, data: unknown, options: NewEntryOptions): Promise<CustomEntry> => {
@@ -158,6 +181,7 @@ export function createSessionLog(store: SessionStore): SessionLog {
         if (batch.length === 0) return;
         await store.append(batch);
         for (const entry of batch) index(entry);
+        extendLeafPath(batch);
         leafId = batch[batch.length - 1]!.id;
       });
       // A failed append must not block the ones after it.
@@ -168,6 +192,7 @@ export function createSessionLog(store: SessionStore): SessionLog {
     context: (target) => buildContext(path(target)),
     branch(fromEntryId) {
       if (fromEntryId !== null) requireEntry(fromEntryId);
+      if (fromEntryId !== leafId) leafPath = undefined;
       leafId = fromEntryId;
     },
     children(id) {
