@@ -3,14 +3,15 @@
  * bench/.sessions/ (git-ignored), times opening, resuming, the context and compaction preparation
  * in a process per size, the costs that must stay flat (core `step`, the boundary decision) for
  * all sizes in one process, probes memory in a fresh process per side and size, times the shell's
- * overhead per model call beside pi-agent-core's in a process per history length, and writes
- * bench/RESULTS.md. See docs/performance.md.
+ * overhead per model call beside pi-agent-core's in a process per history length, writes
+ * bench/RESULTS.md and copies it into docs/performance.md's latest results.
  */
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Measurement } from './src/measurement.js';
+import { withLatestResults } from './src/latest-results.js';
 import { resultsMarkdown } from './src/results-markdown.js';
 import { writeSessions } from './src/sessions.js';
 
@@ -64,4 +65,6 @@ const markdown = resultsMarkdown(rows, {
   seconds: (performance.now() - began) / 1000,
 });
 writeFileSync(join(here, 'RESULTS.md'), markdown);
+const performancePage = join(here, '..', 'docs', 'performance.md');
+writeFileSync(performancePage, withLatestResults(readFileSync(performancePage, 'utf8'), markdown));
 process.stdout.write(markdown);
