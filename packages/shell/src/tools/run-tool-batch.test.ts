@@ -134,6 +134,63 @@ describe('runToolBatch', () => {
     expect(result.map((r) => r.text)).toEqual(['Tool "listens" was stopped: the turn was aborted.', 'Tool "deaf" was stopped: the turn was aborted.']);
   });
 
+  it('tells a tool that answers at once of an abort it caused while it ran, and of nothing after it finished', async () => {
+    const controller = new AbortController();
+    const seen: boolean[] = [];
+    let kept: AbortSignal | undefined;
+    const stops = defineTool({
+      name: 'stops',
+      description: 'aborts the turn itself',
+      input: z.object({}),
+      execute: (_args, { signal }) => {
+        seen.push(signal.aborted);
+        controller.abort('the tool said so');
+        seen.push(signal.aborted);
+        return 'stopped it';
+      },
+    });
+    const [stopped] = textOf(await runToolBatch(options([stops], [call('1', 'stops')], { signal: controller.signal })));
+    expect(seen).toEqual([false, true]);
+    expect(stopped!.text).toBe('Tool "stops" was stopped: the turn was aborted.');
+
+    const later = new AbortController();
+    const keeps = defineTool({ name: 'keeps', description: 'keeps its signal', input: z.object({}), execute: (_args, { signal }) => ((kept = signal), 'ok') });
+    const [ok] = textOf(await runToolBatch(options([keeps], [call('1', 'keeps')], { signal: later.signal })));
+    later.abort('too late');
+    expect(ok).toEqual({ id: '1', isError: false, text: 'ok' });
+    expect(kept!.aborted).toBe(false);
+  });
+
+  it('gives a tool that first reads its signal after its time is up an aborted signal', async () => {
+    let read: (signal: AbortSignal) => void;
+    const readLate = new Promise<AbortSignal>((resolve) => (read = resolve));
+    const late = defineTool({
+      name: 'late',
+      description: 'looks at its signal late',
+      input: z.object({}),
+      timeoutMs: 10,
+      execute: async (_args, context) => {
+        await new Promise((r) => setTimeout(r, 30));
+        read(context.signal);
+        return 'too late';
+      },
+    });
+    const [only] = textOf(await runToolBatch(options([late], [call('1', 'late')])));
+    expect(only!.text).toMatch(/did not finish within 10 ms/);
+    const signal = await readLate;
+    expect(signal.aborted).toBe(true);
+    expect(String(signal.reason)).toMatch(/timed out after 10 ms/);
+  });
+
+  it('does not run a tool once the turn is aborted', async () => {
+    const controller = new AbortController();
+    const ran: string[] = [];
+    const work = defineTool({ name: 'work', description: 'records its calls', input: z.object({}), execute: (_args, { toolCallId }) => ran.push(toolCallId) });
+    const [only] = textOf(await runToolBatch(options([work], [call('a', 'work')], { signal: controller.signal, onStart: () => controller.abort('user') })));
+    expect(only!.text).toBe('Tool "work" was stopped: the turn was aborted.');
+    expect(ran).toEqual([]);
+  });
+
   it('uses settled outcomes as they are, without running the tool', async () => {
     const { tool, state } = tracked('work');
     const settled = new Map([['a', { toolCallId: 'a', content: [{ type: 'text' as const, text: 'from before' }], isError: false }]]);

@@ -1,6 +1,6 @@
 import type { ApprovalDecision, ToolCallPart, ToolOutcome } from '@tiller/core';
 import { z } from 'zod';
-import type { Tool } from './define-tool.js';
+import type { Tool, ToolContext } from './define-tool.js';
 import type { PolicyDecision, ToolPolicy } from './policy.js';
 import { errorOutcome, toolOutcome, truncateOutcome } from './tool-output.js';
 
@@ -31,13 +31,18 @@ type Plan = { kind: 'fixed'; outcome: ToolOutcome } | { kind: 'ask' } | { kind: 
  * at a time when a `sequential` tool is among them). Results come back in the order of the calls.
  */
 export async function runToolBatch(options: ToolBatchOptions): Promise<ToolBatchResult> {
-  const decided = new Map(options.decisions.map((d) => [d.toolCallId, d]));
+  const { calls } = options;
+  const decided = options.decisions.length === 0 ? undefined : new Map(options.decisions.map((d) => [d.toolCallId, d]));
   const plans: Plan[] = [];
-  for (const call of options.calls) plans.push(await planCall(call, decided.get(call.id), options));
-  const asked = options.calls.filter((_, i) => plans[i]!.kind === 'ask').map((c) => c.id);
+  for (const call of calls) {
+    // A policy may answer at once; only one that returns a promise is waited for.
+    const plan = planCall(call, decided?.get(call.id), options);
+    plans.push(plan instanceof Promise ? await plan : plan);
+  }
+  const asked = calls.filter((_, i) => plans[i]!.kind === 'ask').map((c) => c.id);
   if (asked.length > 0) return { kind: 'ask', toolCallIds: asked };
 
-  const runnable = plans.flatMap((plan, i) => (plan.kind === 'run' ? [{ plan, call: options.calls[i]!, index: i }] : []));
+  const runnable = plans.flatMap((plan, i) => (plan.kind === 'run' ? [{ plan, call: calls[i]!, index: i }] : []));
   const concurrency = runnable.some(({ plan }) => plan.tool.sequential) ? 1 : Math.max(1, options.maxConcurrency);
   const results: ToolOutcome[] = plans.map((plan) => (plan.kind === 'fixed' ? plan.outcome : errorOutcome('', '')));
   let next = 0;
@@ -47,11 +52,13 @@ export async function runToolBatch(options: ToolBatchOptions): Promise<ToolBatch
       results[index] = await runCall(plan.tool, call, plan.args, options);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, runnable.length) }, worker));
+  const width = Math.min(concurrency, runnable.length);
+  if (width === 1) await worker();
+  else if (width > 1) await Promise.all(Array.from({ length: width }, worker));
   return { kind: 'done', results };
 }
 
-async function planCall(call: ToolCallPart, decision: ApprovalDecision | undefined, options: ToolBatchOptions): Promise<Plan> {
+function planCall(call: ToolCallPart, decision: ApprovalDecision | undefined, options: ToolBatchOptions): Plan | Promise<Plan> {
   const settled = options.settled?.get(call.id);
   if (settled) return { kind: 'fixed', outcome: settled };
   const tool = options.tools.get(call.name);
@@ -63,10 +70,15 @@ async function planCall(call: ToolCallPart, decision: ApprovalDecision | undefin
   if (!parsed.success) {
     return fixed(call, `Invalid arguments for tool "${call.name}":\n${z.prettifyError(parsed.error)}\nCall the tool again with arguments that match its schema.`);
   }
-  const verdict: PolicyDecision = decision ?? (options.policy ? await askPolicy(options.policy, call) : { decision: 'allow' });
+  if (decision) return follow(decision, call, tool, parsed.data);
+  if (!options.policy) return { kind: 'run', tool, args: parsed.data };
+  return askPolicy(options.policy, call).then((verdict) => follow(verdict, call, tool, parsed.data));
+}
+
+function follow(verdict: PolicyDecision, call: ToolCallPart, tool: Tool, args: unknown): Plan {
   switch (verdict.decision) {
     case 'allow':
-      return { kind: 'run', tool, args: parsed.data };
+      return { kind: 'run', tool, args };
     case 'deny':
       return fixed(call, `The call to "${call.name}" was denied: ${verdict.rationale}`);
     case 'ask':
@@ -97,45 +109,84 @@ function fixed(call: ToolCallPart, text: string): Plan {
 async function runCall(tool: Tool, call: ToolCallPart, args: unknown, options: ToolBatchOptions): Promise<ToolOutcome> {
   await options.onStart?.(call);
   const started = performance.now();
-  const outcome = truncateOutcome(await execute(tool, call, args, options), options.maxOutputChars);
+  const ran = execute(tool, call, args, options);
+  const outcome = truncateOutcome(ran instanceof Promise ? await ran : ran, options.maxOutputChars);
   await options.onFinish?.(call, outcome, performance.now() - started);
   return outcome;
 }
 
-async function execute(tool: Tool, call: ToolCallPart, args: unknown, options: ToolBatchOptions): Promise<ToolOutcome> {
+/**
+ * Runs one call. The tool's own signal is aborted by the turn's abort or by its timeout, whichever
+ * comes first; it is made only when the tool reads it. A tool that answers at once (returns no
+ * promise) is done before any timer could fire, so it gets none; one that returns a promise races
+ * its timeout and the turn's abort, so a tool that ignores its signal cannot hold the turn.
+ */
+function execute(tool: Tool, call: ToolCallPart, args: unknown, options: ToolBatchOptions): ToolOutcome | Promise<ToolOutcome> {
+  const turn = options.signal;
   const timeoutMs = tool.timeoutMs ?? options.defaultTimeoutMs;
-  // The tool's own signal: aborted by the turn's abort or by its timeout, whichever comes first.
-  const own = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  let onAbort: (() => void) | undefined;
-  // A tool that ignores its signal must not hold the turn: the race settles on abort or timeout.
-  const stopped = new Promise<'timeout' | 'aborted'>((resolve) => {
-    timer = setTimeout(() => {
-      own.abort(new Error(`timed out after ${timeoutMs} ms`));
-      resolve('timeout');
-    }, timeoutMs);
-    onAbort = () => {
-      own.abort(options.signal.reason);
-      resolve('aborted');
-    };
-    if (options.signal.aborted) onAbort();
-    else options.signal.addEventListener('abort', onAbort, { once: true });
-  });
+  const aborted = () => errorOutcome(call.id, `Tool "${call.name}" was stopped: the turn was aborted.`);
+  if (turn.aborted) return aborted();
+  let own: AbortController | undefined;
+  /** Why the call was stopped (the turn's abort or its timeout); a signal first read afterwards starts aborted. */
+  let stop: { reason: unknown } | undefined;
+  /** The call has its outcome: the turn's abort no longer reaches the tool. */
+  let finished = false;
+  const halt = (reason: unknown) => {
+    stop ??= { reason };
+    own?.abort(stop.reason);
+  };
+  const onTurnAbort = () => halt(turn.reason);
+  const context: ToolContext = {
+    toolCallId: call.id,
+    get signal() {
+      if (!own) {
+        own = new AbortController();
+        if (stop) own.abort(stop.reason);
+        else if (turn.aborted) own.abort(turn.reason);
+        else if (!finished) turn.addEventListener('abort', onTurnAbort, { once: true });
+      }
+      return own.signal;
+    },
+  };
+  const finish = (outcome: ToolOutcome): ToolOutcome => {
+    finished = true;
+    turn.removeEventListener('abort', onTurnAbort);
+    return outcome;
+  };
+  const failed = (error: unknown) =>
+    turn.aborted ? aborted() : errorOutcome(call.id, `Tool "${call.name}" failed: ${error instanceof Error ? error.message : String(error)}`);
+  let output: unknown;
   try {
-    const result = await Promise.race([
-      Promise.resolve()
-        .then(() => tool.execute(args, { signal: own.signal, toolCallId: call.id }))
-        .then((output) => ({ output })),
-      stopped,
-    ]);
-    if (result === 'timeout') return errorOutcome(call.id, `Tool "${call.name}" did not finish within ${timeoutMs} ms and was stopped.`);
-    if (result === 'aborted') return errorOutcome(call.id, `Tool "${call.name}" was stopped: the turn was aborted.`);
-    return toolOutcome(call.id, result.output);
+    output = tool.execute(args, context);
   } catch (error) {
-    if (options.signal.aborted) return errorOutcome(call.id, `Tool "${call.name}" was stopped: the turn was aborted.`);
-    return errorOutcome(call.id, `Tool "${call.name}" failed: ${error instanceof Error ? error.message : String(error)}`);
-  } finally {
-    clearTimeout(timer);
-    if (onAbort) options.signal.removeEventListener('abort', onAbort);
+    return finish(failed(error));
   }
+  // Returned at once: no timer could have fired meanwhile; an abort the tool caused still counts.
+  if (!isPromiseLike(output)) return finish(turn.aborted ? aborted() : toolOutcome(call.id, output));
+  return new Promise<ToolOutcome>((resolve) => {
+    const settle = (outcome: ToolOutcome) => {
+      if (finished) return;
+      clearTimeout(timer);
+      turn.removeEventListener('abort', onStopped);
+      resolve(finish(outcome));
+    };
+    const timer = setTimeout(() => {
+      halt(new Error(`timed out after ${timeoutMs} ms`));
+      settle(errorOutcome(call.id, `Tool "${call.name}" did not finish within ${timeoutMs} ms and was stopped.`));
+    }, timeoutMs);
+    const onStopped = () => {
+      halt(turn.reason);
+      settle(aborted());
+    };
+    if (turn.aborted) onStopped();
+    else turn.addEventListener('abort', onStopped, { once: true });
+    Promise.resolve(output).then(
+      (value) => settle(toolOutcome(call.id, value)),
+      (error: unknown) => settle(failed(error)),
+    );
+  });
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
