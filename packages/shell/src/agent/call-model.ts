@@ -1,9 +1,10 @@
 import type { CallLlmEffect, LlmFailure, TurnEventOf } from '@tiller/core';
 import { abortableDelay } from '../abortable-delay.js';
+import { now } from '../clock.js';
 import type { TillerModel, ToolSpec } from '@tiller/core';
 import { toModelFailure } from '../model/model-error.js';
-import type { ShellEvent } from './agent-event.js';
 import type { AgentLimits } from './agent-options.js';
+import type { EventSink } from './event-hub.js';
 import { retryDelay } from './retry-delay.js';
 
 export interface CallModelDeps {
@@ -13,9 +14,9 @@ export interface CallModelDeps {
   /** The context's size in tokens as the ledger sees it (compactions applied), prompt included. */
   contextTokens(): number;
   limits: AgentLimits;
-  signal: AbortSignal;
-  publish(event: ShellEvent): void;
-  now(): string;
+  /** The running turn's signal, read once when the call starts. */
+  readonly signal: AbortSignal;
+  events: EventSink;
 }
 
 type Answer = TurnEventOf<'llm.done'> | TurnEventOf<'llm.failed'>;
@@ -25,10 +26,10 @@ type Answer = TurnEventOf<'llm.done'> | TurnEventOf<'llm.failed'>;
  * with backoff, and answers with the final message or the classified failure.
  */
 export async function callModel(effect: CallLlmEffect, deps: CallModelDeps): Promise<Answer> {
-  const { model, signal } = deps;
+  const { model, signal, events } = deps;
   // Lent, not copied: a copy per call would cost O(history) on every model call.
   const messages = effect.context.lend();
-  const failed = (error: LlmFailure): Answer => ({ type: 'llm.failed', callId: effect.callId, at: deps.now(), error });
+  const failed = (error: LlmFailure): Answer => ({ type: 'llm.failed', callId: effect.callId, at: now(), error });
   if (model.contextWindow !== undefined) {
     const tokens = deps.contextTokens();
     if (tokens > model.contextWindow) {
@@ -36,23 +37,23 @@ export async function callModel(effect: CallLlmEffect, deps: CallModelDeps): Pro
     }
   }
   for (let attempt = 1; ; attempt++) {
-    deps.publish({ type: 'llm.started', callId: effect.callId, attempt, at: deps.now() });
+    if (events.listening) events.publish({ type: 'llm.started', callId: effect.callId, attempt, at: now() });
     try {
       const stream = model.stream({ messages, tools: effect.final ? [] : deps.toolSpecs, system: deps.systemPrompt, signal });
       for await (const part of stream) {
         switch (part.type) {
           case 'text-delta':
-            deps.publish({ type: 'text.delta', callId: effect.callId, delta: part.delta, at: deps.now() });
+            if (events.listening) events.publish({ type: 'text.delta', callId: effect.callId, delta: part.delta, at: now() });
             break;
           case 'thinking-delta':
-            deps.publish({ type: 'thinking.delta', callId: effect.callId, delta: part.delta, at: deps.now() });
+            if (events.listening) events.publish({ type: 'thinking.delta', callId: effect.callId, delta: part.delta, at: now() });
             break;
           case 'toolcall-delta':
-            deps.publish({ type: 'toolcall.delta', callId: effect.callId, toolCallId: part.toolCallId, toolName: part.toolName, delta: part.delta, at: deps.now() });
+            if (events.listening) events.publish({ type: 'toolcall.delta', callId: effect.callId, toolCallId: part.toolCallId, toolName: part.toolName, delta: part.delta, at: now() });
             break;
           case 'done': {
-            const at = deps.now();
-            deps.publish({ type: 'llm.finished', callId: effect.callId, stopReason: part.stopReason, usage: part.usage, at });
+            const at = now();
+            if (events.listening) events.publish({ type: 'llm.finished', callId: effect.callId, stopReason: part.stopReason, usage: part.usage, at });
             const message = { ...part.message, model: part.message.model ?? model.id, stopReason: part.stopReason, ...(part.usage ? { usage: part.usage } : {}) };
             return { type: 'llm.done', callId: effect.callId, at, message, stopReason: part.stopReason, ...(part.usage ? { usage: part.usage } : {}) };
           }
@@ -68,7 +69,7 @@ export async function callModel(effect: CallLlmEffect, deps: CallModelDeps): Pro
       const failure = toModelFailure(error, signal);
       if (failure.kind !== 'transient' || attempt > deps.limits.maxRetries) return failed({ kind: failure.kind, message: failure.message });
       const delayMs = retryDelay(attempt, deps.limits, failure.retryAfterMs);
-      deps.publish({ type: 'llm.retry', callId: effect.callId, attempt, delayMs, error: { kind: failure.kind, message: failure.message }, at: deps.now() });
+      if (events.listening) events.publish({ type: 'llm.retry', callId: effect.callId, attempt, delayMs, error: { kind: failure.kind, message: failure.message }, at: now() });
       try {
         await abortableDelay(delayMs, signal);
       } catch {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type ApprovalDecision, start, type ToolCallPart, type TurnOutcome, type TurnSnapshot, UserMessage } from '@tiller/core';
 import { createSessionLog, MemoryStore, type SessionLog } from '@tiller/session';
 import { z } from 'zod';
+import { now } from '../clock.js';
 import { fileJournal, journalPathFor, memoryJournal, type JournalStore } from '../journal/journal-store.js';
 import type { AgentEvent, AgentListener } from './agent-event.js';
 import { AgentBusyError, AgentOptionsError } from '../errors.js';
@@ -52,11 +53,10 @@ function defaultJournal(session: SessionLog): JournalStore {
   return typeof path === 'string' ? fileJournal(journalPathFor(path)) : memoryJournal();
 }
 
-const now = () => new Date().toISOString();
-
 function toUserMessage(input: UserInput, method: string): UserMessage {
-  const message = typeof input === 'string' ? { role: 'user' as const, content: input } : input;
-  const parsed = UserMessage.safeParse(message);
+  // Any text makes a valid message; only a message the host built is checked.
+  if (typeof input === 'string') return { role: 'user', content: input };
+  const parsed = UserMessage.safeParse(input);
   if (!parsed.success) throw new AgentOptionsError(`agent.${method}: invalid message:\n${z.prettifyError(parsed.error)}`);
   return parsed.data;
 }

@@ -1,8 +1,18 @@
 import type { AgentEvent, AgentListener } from './agent-event.js';
 
-/** Fans events out to listeners and to async iterators; a listener that throws does not stop the turn. */
-export interface EventHub {
+/** Where the shell's own events go. */
+export interface EventSink {
+  /**
+   * Whether anyone would see an event now (a listener or an open iterator). An event nobody can
+   * see need not be built: the shell checks this first, so an agent without subscribers does not
+   * pay for a timestamp and an object per event.
+   */
+  readonly listening: boolean;
   publish(event: AgentEvent): void;
+}
+
+/** Fans events out to listeners and to async iterators; a listener that throws does not stop the turn. */
+export interface EventHub extends EventSink {
   subscribe(listener: AgentListener): () => void;
   /** Every event published from now on, until `close`. */
   iterate(): AsyncIterableIterator<AgentEvent>;
@@ -15,8 +25,12 @@ export function createEventHub(onListenerError: (error: unknown) => void): Event
   let closed = false;
 
   return {
+    get listening() {
+      return listeners.size > 0 || iterators.size > 0;
+    },
     publish(event) {
-      for (const listener of [...listeners]) {
+      // A copy, so a listener that subscribes or unsubscribes during delivery changes the next event's list, not this one's.
+      if (listeners.size > 0) for (const listener of [...listeners]) {
         try {
           listener(event);
         } catch (error) {

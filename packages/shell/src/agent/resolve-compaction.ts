@@ -1,6 +1,7 @@
 import { type CompactionHooks, compactionDoneMeta, type Compactor, runAfterCompactHooks, type TokenLedger } from '@tiller/compaction';
 import type { CompactionMeta as CoreCompactionMeta, Entry, MaybeCompactEffect, TurnEventOf } from '@tiller/core';
-import type { ShellEvent } from './agent-event.js';
+import { now } from '../clock.js';
+import type { EventSink } from './event-hub.js';
 
 export interface CompactionDeps {
   compactor: Compactor<unknown>;
@@ -14,8 +15,7 @@ export interface CompactionDeps {
   contextTokens(): number;
   hooks: CompactionHooks;
   signal: AbortSignal;
-  publish(event: ShellEvent): void;
-  now(): string;
+  events: EventSink;
 }
 
 /**
@@ -27,19 +27,21 @@ export async function resolveCompaction(
   effect: MaybeCompactEffect,
   deps: CompactionDeps,
 ): Promise<{ event: TurnEventOf<'compaction.done'>; ledger: TokenLedger | undefined }> {
-  deps.publish({
-    type: 'compaction.started',
-    compactionId: effect.compactionId,
-    midRound: effect.midRound,
-    reason: effect.reason,
-    force: effect.force,
-    tokensBefore: deps.contextTokens(),
-    at: deps.now(),
-  });
+  if (deps.events.listening) {
+    deps.events.publish({
+      type: 'compaction.started',
+      compactionId: effect.compactionId,
+      midRound: effect.midRound,
+      reason: effect.reason,
+      force: effect.force,
+      tokensBefore: deps.contextTokens(),
+      at: now(),
+    });
+  }
   const done = (meta: CoreCompactionMeta, appended: Entry[]): TurnEventOf<'compaction.done'> => ({
     type: 'compaction.done',
     compactionId: effect.compactionId,
-    at: deps.now(),
+    at: now(),
     meta,
     appended,
   });
@@ -64,7 +66,7 @@ export async function resolveCompaction(
   const problem = appendOnlyProblem(deps.path, outcome.acc.path, outcome.meta.appended);
   if (problem) {
     const message = `the compactor ${deps.compactor.name} broke its contract: ${problem}; its result was discarded`;
-    deps.publish({ type: 'shell.error', where: 'compaction', message, at: deps.now() });
+    deps.events.publish({ type: 'shell.error', where: 'compaction', message, at: now() });
     return { event: done({ compacted: false, error: message }, []), ledger: undefined };
   }
   await runAfterCompactHooks(deps.hooks, outcome.meta);

@@ -3,6 +3,7 @@ import { JournalError, type JournalLine, lastSegment } from '../journal/journal-
 import { replayJournal } from '../journal/replay-journal.js';
 import type { Tool } from '../tools/define-tool.js';
 import { errorOutcome } from '../tools/tool-output.js';
+import { now } from '../clock.js';
 import type { AgentEvent, AgentListener } from './agent-event.js';
 import { AgentOptionsError } from '../errors.js';
 import { resolveAgentOptions, type AgentOptions } from './agent-options.js';
@@ -96,7 +97,7 @@ function settledCalls(
   for (const call of calls) {
     if (!started.has(call.id) || settled.has(call.id)) continue;
     const rerun = idempotent.has(call.name);
-    publish({ type: 'tool.interrupted', batchId, toolCallId: call.id, toolName: call.name, rerun, at: new Date().toISOString() });
+    publish({ type: 'tool.interrupted', batchId, toolCallId: call.id, toolName: call.name, rerun, at: now() });
     if (!rerun) {
       settled.set(
         call.id,

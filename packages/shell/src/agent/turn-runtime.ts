@@ -19,7 +19,8 @@ import type { Tool } from '../tools/define-tool.js';
 import { runToolBatch } from '../tools/run-tool-batch.js';
 import type { AgentEvent, AgentListener } from './agent-event.js';
 import type { ResolvedAgentOptions } from './agent-options.js';
-import { callModel } from './call-model.js';
+import { callModel, type CallModelDeps } from './call-model.js';
+import { now } from '../clock.js';
 import { createEventHub } from './event-hub.js';
 import { AgentBrokenError, ApprovalError } from '../errors.js';
 import { createInspection } from './inspection.js';
@@ -65,8 +66,6 @@ export interface TurnRuntime {
   publish(event: AgentEvent): void;
   close(): Promise<void>;
 }
-
-const now = () => new Date().toISOString();
 
 /**
  * The one effect interpreter. Every input goes through `feed`: journal it, step the core, then
@@ -132,10 +131,14 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     syncPath();
     await journal.append({ type: 'input', seq: seq++, input, effects: result.effects.map(effectDigest) });
     inspection?.stepped(input, snapshot);
-    for (const effect of result.effects) await interpret(effect);
+    for (const effect of result.effects) {
+      // Only a persist has to finish before the next effect; the others are done when interpret returns.
+      const pending = interpret(effect);
+      if (pending) await pending;
+    }
   };
 
-  const enqueue = (job: () => Promise<void>): Promise<void> => {
+  const enqueue = (job: () => Promise<void> | undefined): Promise<void> => {
     const run = queue.then(() => {
       if (broken) throw broken;
       return job();
@@ -169,9 +172,14 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     enqueue(async () => (pendingId() === id ? process(input) : undefined)).catch(() => undefined);
 
   const launch = (id: string, where: string, work: () => Promise<TurnEvent>) => {
-    const job = work().then(
-      (input) => answer(id, input),
+    // Out of `inFlight` once its answer is queued: `close` then waits for the queue.
+    const job: Promise<void> = work().then(
+      (input) => {
+        inFlight.delete(job);
+        return answer(id, input);
+      },
       (error) => {
+        inFlight.delete(job);
         const message = `the shell failed while ${where}: ${error instanceof Error ? error.message : String(error)}`;
         hub.publish({ type: 'shell.error', where, message, at: now() });
         controller.abort(message);
@@ -179,14 +187,26 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
       },
     );
     inFlight.add(job);
-    void job.finally(() => inFlight.delete(job));
   };
 
-  const interpret = async (effect: Effect, settled?: ReadonlyMap<string, ToolOutcome>): Promise<void> => {
+  /** What a model call needs, made once: the signal is the running turn's when the call starts. */
+  const modelDeps: CallModelDeps = {
+    model: options.model,
+    toolSpecs,
+    systemPrompt: options.systemPrompt,
+    contextTokens,
+    limits: options.limits,
+    get signal() {
+      return controller.signal;
+    },
+    events: hub,
+  };
+
+  /** Carries out one effect; returns a promise only for the work the next effect must wait for (a persist). */
+  const interpret = (effect: Effect, settled?: ReadonlyMap<string, ToolOutcome>): Promise<void> | undefined => {
     switch (effect.type) {
       case 'persist':
-        await session.append(effect.entries);
-        return;
+        return session.append(effect.entries);
       case 'emit':
         hub.publish(effect.event);
         if (effect.event.type === 'turn.ended') turnEnded(effect.event.outcome);
@@ -212,26 +232,14 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
             contextTokens,
             hooks: options.hooks,
             signal: controller.signal,
-            publish: hub.publish,
-            now,
+            events: hub,
           });
           if (next) ledger = next;
           return event;
         });
         return;
       case 'call_llm':
-        launch(effect.callId, 'calling the model', () =>
-          callModel(effect, {
-            model: options.model,
-            toolSpecs,
-            systemPrompt: options.systemPrompt,
-            contextTokens,
-            limits: options.limits,
-            signal: controller.signal,
-            publish: hub.publish,
-            now,
-          }),
-        );
+        launch(effect.callId, 'calling the model', () => callModel(effect, modelDeps));
         return;
       case 'run_tools':
         launch(effect.batchId, 'running tools', async () => {
@@ -247,11 +255,11 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
             settled,
             onStart: async (call) => {
               await journal.append({ type: 'tool.started', batchId: effect.batchId, toolCallId: call.id });
-              hub.publish({ type: 'tool.started', batchId: effect.batchId, toolCallId: call.id, toolName: call.name, at: now() });
+              if (hub.listening) hub.publish({ type: 'tool.started', batchId: effect.batchId, toolCallId: call.id, toolName: call.name, at: now() });
             },
             onFinish: async (call, outcome, durationMs) => {
               await journal.append({ type: 'tool.finished', batchId: effect.batchId, toolCallId: call.id, outcome });
-              hub.publish({ type: 'tool.finished', batchId: effect.batchId, toolCallId: call.id, toolName: call.name, isError: outcome.isError, durationMs, at: now() });
+              if (hub.listening) hub.publish({ type: 'tool.finished', batchId: effect.batchId, toolCallId: call.id, toolName: call.name, isError: outcome.isError, durationMs, at: now() });
             },
           });
           return result.kind === 'ask'
