@@ -2,6 +2,7 @@ import type { ApprovalDecision, ToolCallPart, ToolOutcome } from '@tiller/core';
 import { z } from 'zod';
 import type { Tool, ToolContext } from './define-tool.js';
 import type { PolicyDecision, ToolPolicy } from './policy.js';
+import { CallSignal } from './call-signal.js';
 import { errorOutcome, toolOutcome, truncateOutcome } from './tool-output.js';
 
 export interface ToolBatchOptions {
@@ -42,20 +43,32 @@ export async function runToolBatch(options: ToolBatchOptions): Promise<ToolBatch
   const asked = calls.filter((_, i) => plans[i]!.kind === 'ask').map((c) => c.id);
   if (asked.length > 0) return { kind: 'ask', toolCallIds: asked };
 
-  const runnable = plans.flatMap((plan, i) => (plan.kind === 'run' ? [{ plan, call: calls[i]!, index: i }] : []));
-  const concurrency = runnable.some(({ plan }) => plan.tool.sequential) ? 1 : Math.max(1, options.maxConcurrency);
-  const results: ToolOutcome[] = plans.map((plan) => (plan.kind === 'fixed' ? plan.outcome : errorOutcome('', '')));
-  let next = 0;
-  const worker = async () => {
-    while (next < runnable.length && !options.signal.aborted) {
-      const { plan, call, index } = runnable[next++]!;
-      results[index] = await runCall(plan.tool, call, plan.args, options);
+  const results: ToolOutcome[] = [];
+  const runnable: Runnable[] = [];
+  let sequential = false;
+  for (const [index, plan] of plans.entries()) {
+    // A placeholder where a call will run: its outcome replaces it.
+    results.push(plan.kind === 'fixed' ? plan.outcome : errorOutcome('', ''));
+    if (plan.kind === 'run') {
+      runnable.push({ tool: plan.tool, call: calls[index]!, args: plan.args, index });
+      sequential ||= plan.tool.sequential === true;
     }
-  };
-  const width = Math.min(concurrency, runnable.length);
-  if (width === 1) await worker();
-  else if (width > 1) await Promise.all(Array.from({ length: width }, worker));
+  }
+  const width = Math.min(sequential ? 1 : Math.max(1, options.maxConcurrency), runnable.length);
+  const work = { runnable, next: 0, results };
+  if (width === 1) await runInTurn(work, options);
+  else if (width > 1) await Promise.all(Array.from({ length: width }, () => runInTurn(work, options)));
   return { kind: 'done', results };
+}
+
+type Runnable = { tool: Tool; call: ToolCallPart; args: unknown; index: number };
+
+/** One worker: takes the next call not yet taken until none is left or the turn is aborted. */
+async function runInTurn(work: { runnable: readonly Runnable[]; next: number; results: ToolOutcome[] }, options: ToolBatchOptions): Promise<void> {
+  while (work.next < work.runnable.length && !options.signal.aborted) {
+    const { tool, call, args, index } = work.runnable[work.next++]!;
+    work.results[index] = await runCall(tool, call, args, options);
+  }
 }
 
 function planCall(call: ToolCallPart, decision: ApprovalDecision | undefined, options: ToolBatchOptions): Plan | Promise<Plan> {
@@ -116,75 +129,67 @@ async function runCall(tool: Tool, call: ToolCallPart, args: unknown, options: T
 }
 
 /**
- * Runs one call. The tool's own signal is aborted by the turn's abort or by its timeout, whichever
- * comes first; it is made only when the tool reads it. A tool that answers at once (returns no
- * promise) is done before any timer could fire, so it gets none; one that returns a promise races
- * its timeout and the turn's abort, so a tool that ignores its signal cannot hold the turn.
+ * Runs one call. A tool that answers at once (returns no promise) is done before any timer could
+ * fire, so it gets none; one that returns a promise races its timeout and the turn's abort, so a
+ * tool that ignores its signal cannot hold the turn.
  */
 function execute(tool: Tool, call: ToolCallPart, args: unknown, options: ToolBatchOptions): ToolOutcome | Promise<ToolOutcome> {
   const turn = options.signal;
-  const timeoutMs = tool.timeoutMs ?? options.defaultTimeoutMs;
-  const aborted = () => errorOutcome(call.id, `Tool "${call.name}" was stopped: the turn was aborted.`);
-  if (turn.aborted) return aborted();
-  let own: AbortController | undefined;
-  /** Why the call was stopped (the turn's abort or its timeout); a signal first read afterwards starts aborted. */
-  let stop: { reason: unknown } | undefined;
-  /** The call has its outcome: the turn's abort no longer reaches the tool. */
-  let finished = false;
-  const halt = (reason: unknown) => {
-    stop ??= { reason };
-    own?.abort(stop.reason);
-  };
-  const onTurnAbort = () => halt(turn.reason);
+  if (turn.aborted) return abortedOutcome(call);
+  const own = new CallSignal(turn);
   const context: ToolContext = {
     toolCallId: call.id,
     get signal() {
-      if (!own) {
-        own = new AbortController();
-        if (stop) own.abort(stop.reason);
-        else if (turn.aborted) own.abort(turn.reason);
-        else if (!finished) turn.addEventListener('abort', onTurnAbort, { once: true });
-      }
       return own.signal;
     },
   };
-  const finish = (outcome: ToolOutcome): ToolOutcome => {
-    finished = true;
-    turn.removeEventListener('abort', onTurnAbort);
-    return outcome;
-  };
-  const failed = (error: unknown) =>
-    turn.aborted ? aborted() : errorOutcome(call.id, `Tool "${call.name}" failed: ${error instanceof Error ? error.message : String(error)}`);
   let output: unknown;
   try {
     output = tool.execute(args, context);
   } catch (error) {
-    return finish(failed(error));
+    own.release();
+    return failedOutcome(call, error, turn);
   }
-  // Returned at once: no timer could have fired meanwhile; an abort the tool caused still counts.
-  if (!isPromiseLike(output)) return finish(turn.aborted ? aborted() : toolOutcome(call.id, output));
+  if (!isPromiseLike(output)) {
+    own.release();
+    // An abort the tool caused while it ran still counts.
+    return turn.aborted ? abortedOutcome(call) : toolOutcome(call.id, output);
+  }
+  const timeoutMs = tool.timeoutMs ?? options.defaultTimeoutMs;
   return new Promise<ToolOutcome>((resolve) => {
+    let settled = false;
     const settle = (outcome: ToolOutcome) => {
-      if (finished) return;
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
-      turn.removeEventListener('abort', onStopped);
-      resolve(finish(outcome));
+      turn.removeEventListener('abort', onAbort);
+      own.release();
+      resolve(outcome);
     };
     const timer = setTimeout(() => {
-      halt(new Error(`timed out after ${timeoutMs} ms`));
+      own.stop(new Error(`timed out after ${timeoutMs} ms`));
       settle(errorOutcome(call.id, `Tool "${call.name}" did not finish within ${timeoutMs} ms and was stopped.`));
     }, timeoutMs);
-    const onStopped = () => {
-      halt(turn.reason);
-      settle(aborted());
+    const onAbort = () => {
+      own.stop(turn.reason);
+      settle(abortedOutcome(call));
     };
-    if (turn.aborted) onStopped();
-    else turn.addEventListener('abort', onStopped, { once: true });
+    if (turn.aborted) onAbort();
+    else turn.addEventListener('abort', onAbort, { once: true });
     Promise.resolve(output).then(
       (value) => settle(toolOutcome(call.id, value)),
-      (error: unknown) => settle(failed(error)),
+      (error: unknown) => settle(failedOutcome(call, error, turn)),
     );
   });
+}
+
+function abortedOutcome(call: ToolCallPart): ToolOutcome {
+  return errorOutcome(call.id, `Tool "${call.name}" was stopped: the turn was aborted.`);
+}
+
+function failedOutcome(call: ToolCallPart, error: unknown, turn: AbortSignal): ToolOutcome {
+  if (turn.aborted) return abortedOutcome(call);
+  return errorOutcome(call.id, `Tool "${call.name}" failed: ${error instanceof Error ? error.message : String(error)}`);
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
