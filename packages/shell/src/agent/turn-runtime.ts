@@ -46,6 +46,12 @@ interface ParkedApproval {
   sent: boolean;
 }
 
+/** What waits in the runtime's queue: an input someone fed, the answer to an effect, or an effect to carry out again. */
+type Job =
+  | { kind: 'input'; input: TurnEvent; caller: { resolve(): void; reject(error: unknown): void } }
+  | { kind: 'answer'; id: string; input: TurnEvent; caller?: undefined }
+  | { kind: 'perform'; effect: BlockingEffect; settled: ReadonlyMap<string, ToolOutcome> | undefined; caller?: undefined };
+
 export interface TurnRuntime {
   readonly snapshot: TurnSnapshot;
   /** Why the agent stopped, once it has. */
@@ -91,7 +97,9 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   let ledger: TokenLedger = createTokenLedger(path);
   let seq = init.nextSeq;
   let header = init.header;
-  let queue: Promise<void> = Promise.resolve();
+  /** Work waiting its turn, applied one at a time in order; `draining` is the loop applying it, while it runs. */
+  const jobs: Job[] = [];
+  let draining: Promise<void> | null = null;
   let controller = new AbortController();
   let approval: ParkedApproval | null = null;
   type Waiter<T> = { resolve: (value: T) => void; reject: (error: Error) => void };
@@ -138,15 +146,47 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     }
   };
 
-  const enqueue = (job: () => Promise<void> | undefined): Promise<void> => {
-    const run = queue.then(() => {
-      if (broken) throw broken;
-      return job();
-    });
-    queue = run.catch((error: unknown) => {
-      if (error !== broken) breakDown(error);
-    });
-    return run;
+  const schedule = (job: Job) => {
+    jobs.push(job);
+    draining ??= drain();
+  };
+
+  /**
+   * Applies queued jobs until none is left. One loop serves a whole chain of inputs, so an input
+   * costs no promise of its own unless its caller waits for it. A failure stops the agent (see
+   * breakDown) and goes to the job's caller, if any.
+   */
+  const drain = async () => {
+    // Never inside the call that queued the first job: the caller returns before anything is applied.
+    await undefined;
+    for (let job = jobs.shift(); job; job = jobs.shift()) {
+      try {
+        if (broken) throw broken;
+        const pending = run(job);
+        if (pending) await pending;
+        job.caller?.resolve();
+      } catch (error) {
+        if (error !== broken) breakDown(error);
+        job.caller?.reject(error);
+      }
+    }
+    draining = null;
+  };
+
+  const run = (job: Job): Promise<void> | undefined => {
+    switch (job.kind) {
+      case 'input':
+        return process(job.input);
+      case 'answer':
+        // An answer counts only if the turn still waits on the effect it answers.
+        return pendingId() === job.id ? process(job.input) : undefined;
+      case 'perform':
+        return interpret(job.effect, job.settled);
+      default: {
+        const unknown: never = job;
+        throw new TypeError(`unknown job ${JSON.stringify(unknown)}`);
+      }
+    }
   };
 
   /**
@@ -164,26 +204,24 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     for (const waiter of idleWaiters.splice(0)) waiter.reject(broken);
   };
 
-  const feed = (input: TurnEvent) => enqueue(() => process(input));
+  const feed = (input: TurnEvent) => new Promise<void>((resolve, reject) => schedule({ kind: 'input', input, caller: { resolve, reject } }));
 
-  /** An answer counts only if the turn still waits on the effect it answers. */
-  const answer = (id: string, input: TurnEvent): Promise<void> =>
-    // A failure here has already stopped the agent (see breakDown); nobody awaits an answer.
-    enqueue(async () => (pendingId() === id ? process(input) : undefined)).catch(() => undefined);
+  /** The event that answers effect `id`; nobody waits for it (a failure has stopped the agent, see breakDown). */
+  const answer = (id: string, input: TurnEvent) => schedule({ kind: 'answer', id, input });
 
   const launch = (id: string, where: string, work: () => Promise<TurnEvent>) => {
     // Out of `inFlight` once its answer is queued: `close` then waits for the queue.
     const job: Promise<void> = work().then(
       (input) => {
         inFlight.delete(job);
-        return answer(id, input);
+        answer(id, input);
       },
       (error) => {
         inFlight.delete(job);
         const message = `the shell failed while ${where}: ${error instanceof Error ? error.message : String(error)}`;
         hub.publish({ type: 'shell.error', where, message, at: now() });
         controller.abort(message);
-        return answer(id, { type: 'abort', at: now(), reason: message });
+        answer(id, { type: 'abort', at: now(), reason: message });
       },
     );
     inFlight.add(job);
@@ -306,7 +344,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     if (parked.sent) return;
     clearTimeout(parked.timer);
     parked.sent = true;
-    void answer(parked.batchId, { type: 'approval.decided', batchId: parked.batchId, at: now(), decisions: [...parked.decided.values()] });
+    answer(parked.batchId, { type: 'approval.decided', batchId: parked.batchId, at: now(), decisions: [...parked.decided.values()] });
   };
 
   const dropApproval = () => {
@@ -330,7 +368,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     },
     feed,
     perform(effect, settled) {
-      void enqueue(() => interpret(effect, settled));
+      schedule({ kind: 'perform', effect, settled });
     },
     admitTurn() {
       guard?.admitTurn();
@@ -376,7 +414,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     async close() {
       dropApproval();
       await Promise.allSettled([...inFlight]);
-      await queue;
+      await draining;
       await journal.close?.();
       hub.close();
     },
