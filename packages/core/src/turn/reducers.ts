@@ -56,7 +56,7 @@ export const reducers = {
     const boundary = pending?.effect === 'maybe_compact' ? pending.reason : 'turn_start';
     appendEntries(work, event.appended);
     emit({ type: 'compaction.finished', compactionId: event.compactionId, meta: event.meta });
-    const deliveries = deliverQueued(work, base, event.at, boundary);
+    const deliveries = deliverQueued(work, event.at, boundary);
     if (deliveries.length > 0) emit({ type: 'messages.delivered', deliveries });
     awaitCall(work);
   }) satisfies Reducer<TurnEventOf<'compaction.done'>>,

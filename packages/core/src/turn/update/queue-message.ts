@@ -8,16 +8,21 @@ export function queueMessage(work: WorkingContext, kind: QueuedKind, message: Us
   work.queue = [...work.queue, { kind, message, receivedAt: at, receivedIn: turnPhase(work) }];
 }
 
+/** Whether a boundary takes a queued message: a steer always, a follow-up when the turn goes on for it. */
+function takenAt(boundary: BoundaryReason, message: QueuedMessage): boolean {
+  return message.kind === 'steer' || boundary === 'follow_up';
+}
+
 /**
- * Appends the queued messages a boundary takes (read from `base`, the context before this step,
- * so no work is made just to read them): every steer, and the follow-ups too when the
- * turn continues because of them. Each gets a delivery record.
+ * Appends the queued messages a boundary takes, in the order they came: every steer, and the
+ * follow-ups too when the turn continues because of them. Each gets a delivery record.
  */
-export function deliverQueued(work: WorkingContext, base: TurnContext, at: string, boundary: BoundaryReason): Delivery[] {
-  const takes = (q: QueuedMessage) => q.kind === 'steer' || boundary === 'follow_up';
-  const taken = base.queue.filter(takes);
+export function deliverQueued(work: WorkingContext, at: string, boundary: BoundaryReason): Delivery[] {
+  const queue = work.queue;
+  if (queue.length === 0) return [];
+  const taken = queue.filter((q) => takenAt(boundary, q));
   if (taken.length === 0) return [];
-  work.queue = base.queue.filter((q) => !takes(q));
+  work.queue = queue.filter((q) => !takenAt(boundary, q));
   const entries = appendMessages(work, at, taken.map((q) => q.message));
   const deliveries = taken.map((q, i) => ({
     kind: q.kind,
