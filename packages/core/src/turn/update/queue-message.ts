@@ -1,5 +1,5 @@
 import type { UserMessage } from '../../schema/message.js';
-import type { BoundaryReason, Delivery, QueuedKind, QueuedMessage, TurnContext } from '../context.js';
+import type { BoundaryReason, Delivery, QueuedKind, QueuedMessage } from '../context.js';
 import { appendMessages } from './append-entries.js';
 import { turnPhase } from '../turn-phase.js';
 import type { WorkingContext } from './working-context.js';
