@@ -9,7 +9,6 @@ import type {
   EmitEffect,
   MaybeCompactEffect,
   PersistEffect,
-  ProgressEvent,
   RequestApprovalEffect,
   RunToolsEffect,
 } from './effects.js';

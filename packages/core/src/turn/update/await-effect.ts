@@ -1,4 +1,4 @@
-import type { BoundaryReason, TurnContext } from '../context.js';
+import type { BoundaryReason } from '../context.js';
 import { nextEffectId } from './ids.js';
 import type { WorkingContext } from './working-context.js';
 

@@ -1,5 +1,4 @@
 import type { ToolCallPart, ToolResultMessage } from '../../schema/message.js';
-import type { TurnContext } from '../context.js';
 import { appendMessages } from './append-entries.js';
 import type { WorkingContext } from './working-context.js';
 

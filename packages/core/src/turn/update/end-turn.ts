@@ -1,5 +1,4 @@
 import type { ToolCallPart } from '../../schema/message.js';
-import type { TurnContext } from '../context.js';
 import type { LlmFailure } from '../events.js';
 import type { TurnOutcome } from '../outcome.js';
 import { closeOpenCalls } from './close-open-calls.js';

@@ -1,5 +1,4 @@
 import type { AssistantMessage, ToolCallPart } from '../../schema/message.js';
-import type { TurnContext } from '../context.js';
 import type { TurnEventOf } from '../events.js';
 import { appendMessages } from './append-entries.js';
 import type { WorkingContext } from './working-context.js';

@@ -1,5 +1,5 @@
 import type { ToolResultMessage } from '../../schema/message.js';
-import type { OpenBatch, TurnContext } from '../context.js';
+import type { OpenBatch } from '../context.js';
 import type { ToolOutcome, TurnEventOf } from '../events.js';
 import { appendMessages } from './append-entries.js';
 import { syntheticResult } from './close-open-calls.js';

@@ -1,4 +1,3 @@
-import type { TurnContext } from '../context.js';
 import type { TurnEventOf } from '../events.js';
 import { appendMessages } from './append-entries.js';
 import type { WorkingContext } from './working-context.js';
