@@ -29,11 +29,10 @@ export async function callModel(effect: CallLlmEffect, deps: CallModelDeps): Pro
   const { model, signal, events } = deps;
   // Lent, not copied: a copy per call would cost O(history) on every model call.
   const messages = effect.context.lend();
-  const failed = (error: LlmFailure): Answer => ({ type: 'llm.failed', callId: effect.callId, at: now(), error });
   if (model.contextWindow !== undefined) {
     const tokens = deps.contextTokens();
     if (tokens > model.contextWindow) {
-      return failed({ kind: 'overflow', message: `the request (about ${tokens} tokens) is larger than the ${model.contextWindow}-token window of ${model.id}` });
+      return failed(effect, { kind: 'overflow', message: `the request (about ${tokens} tokens) is larger than the ${model.contextWindow}-token window of ${model.id}` });
     }
   }
   for (let attempt = 1; ; attempt++) {
@@ -63,18 +62,22 @@ export async function callModel(effect: CallLlmEffect, deps: CallModelDeps): Pro
           }
         }
       }
-      if (signal.aborted) return failed(toModelFailure(undefined, signal));
-      return failed({ kind: 'fatal', message: `the stream of ${model.id} ended without a final message` });
+      if (signal.aborted) return failed(effect, toModelFailure(undefined, signal));
+      return failed(effect, { kind: 'fatal', message: `the stream of ${model.id} ended without a final message` });
     } catch (error) {
       const failure = toModelFailure(error, signal);
-      if (failure.kind !== 'transient' || attempt > deps.limits.maxRetries) return failed({ kind: failure.kind, message: failure.message });
+      if (failure.kind !== 'transient' || attempt > deps.limits.maxRetries) return failed(effect, { kind: failure.kind, message: failure.message });
       const delayMs = retryDelay(attempt, deps.limits, failure.retryAfterMs);
       if (events.listening) events.publish({ type: 'llm.retry', callId: effect.callId, attempt, delayMs, error: { kind: failure.kind, message: failure.message }, at: now() });
       try {
         await abortableDelay(delayMs, signal);
       } catch {
-        return failed(toModelFailure(undefined, signal));
+        return failed(effect, toModelFailure(undefined, signal));
       }
     }
   }
+}
+
+function failed(effect: CallLlmEffect, error: LlmFailure): Answer {
+  return { type: 'llm.failed', callId: effect.callId, at: now(), error };
 }

@@ -38,13 +38,6 @@ export async function resolveCompaction(
       at: now(),
     });
   }
-  const done = (meta: CoreCompactionMeta, appended: Entry[]): TurnEventOf<'compaction.done'> => ({
-    type: 'compaction.done',
-    compactionId: effect.compactionId,
-    at: now(),
-    meta,
-    appended,
-  });
   let outcome;
   try {
     outcome = await deps.compactor.maybeCompact(
@@ -61,16 +54,21 @@ export async function resolveCompaction(
       deps.compactorOptions,
     );
   } catch (error) {
-    return { event: done({ compacted: false, error: `the compactor ${deps.compactor.name} threw: ${(error as Error).message}` }, []), ledger: undefined };
+    return { event: done(effect, { compacted: false, error: `the compactor ${deps.compactor.name} threw: ${(error as Error).message}` }, []), ledger: undefined };
   }
   const problem = appendOnlyProblem(deps.path, outcome.acc.path, outcome.meta.appended);
   if (problem) {
     const message = `the compactor ${deps.compactor.name} broke its contract: ${problem}; its result was discarded`;
     deps.events.publish({ type: 'shell.error', where: 'compaction', message, at: now() });
-    return { event: done({ compacted: false, error: message }, []), ledger: undefined };
+    return { event: done(effect, { compacted: false, error: message }, []), ledger: undefined };
   }
-  await runAfterCompactHooks(deps.hooks, outcome.meta);
-  return { event: done(compactionDoneMeta(outcome.meta), [...outcome.meta.appended]), ledger: outcome.acc.ledger };
+  // The hooks are for compactions that happened; most boundaries compact nothing.
+  if (outcome.meta.compacted) await runAfterCompactHooks(deps.hooks, outcome.meta);
+  return { event: done(effect, compactionDoneMeta(outcome.meta), [...outcome.meta.appended]), ledger: outcome.acc.ledger };
+}
+
+function done(effect: MaybeCompactEffect, meta: CoreCompactionMeta, appended: Entry[]): TurnEventOf<'compaction.done'> {
+  return { type: 'compaction.done', compactionId: effect.compactionId, at: now(), meta, appended };
 }
 
 /**
