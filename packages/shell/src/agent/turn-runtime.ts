@@ -291,11 +291,12 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
             defaultTimeoutMs: options.limits.toolTimeoutMs,
             maxOutputChars: options.limits.maxToolOutputChars,
             settled,
-            onStart: async (call) => {
+            // Methods, not arrow properties: a build that keeps function names wraps each arrow made per batch.
+            async onStart(call) {
               await journal.append({ type: 'tool.started', batchId: effect.batchId, toolCallId: call.id });
               if (hub.listening) hub.publish({ type: 'tool.started', batchId: effect.batchId, toolCallId: call.id, toolName: call.name, at: now() });
             },
-            onFinish: async (call, outcome, durationMs) => {
+            async onFinish(call, outcome, durationMs) {
               await journal.append({ type: 'tool.finished', batchId: effect.batchId, toolCallId: call.id, outcome });
               if (hub.listening) hub.publish({ type: 'tool.finished', batchId: effect.batchId, toolCallId: call.id, toolName: call.name, isError: outcome.isError, durationMs, at: now() });
             },
