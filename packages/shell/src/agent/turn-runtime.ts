@@ -123,10 +123,10 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   /** Brings the path and the ledger up to the snapshot's entries (which only ever grow). */
   const syncPath = () => {
     const entries = snapshot.context.entries;
-    if (path.length < entries.length) path.push(...entries.slice(path.length));
+    for (let i = path.length; i < entries.length; i++) path.push(entries.at(i)!);
     // A compactor advances the ledger it is given; if its result was then discarded, start over.
     if (ledger.length > path.length) ledger = createTokenLedger(path);
-    else if (ledger.length < path.length) ledger.appendAll(path.slice(ledger.length));
+    else for (let i = ledger.length; i < path.length; i++) ledger.append(path[i]!);
   };
 
   const process = async (input: TurnEvent) => {
