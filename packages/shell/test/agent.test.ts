@@ -49,6 +49,8 @@ describe('createAgent: a turn end to end with the scripted model', () => {
     expect(types.filter((t) => t === 'llm.started')).toHaveLength(4);
     expect(types.filter((t) => t === 'tool.finished')).toHaveLength(3);
     expect(types.filter((t) => t === 'compaction.started')).toHaveLength(4);
+    // The default compactor is answered without being asked: every boundary reports nothing compacted.
+    expect(events.flatMap((e) => (e.type === 'compaction.finished' ? [e.meta] : []))).toEqual(Array(4).fill({ compacted: false }));
     expect(events.filter((e) => e.type === 'thinking.delta').map((e) => (e as { delta: string }).delta).join('')).toBe('first look');
     expect(events.filter((e) => e.type === 'text.delta').map((e) => (e as { delta: string }).delta).join('')).toBe('all echoed');
     expect(events.some((e) => e.type === 'toolcall.delta' && e.toolName === 'echo' && e.delta === '{"text":"two"}')).toBe(true);

@@ -1,4 +1,4 @@
-import { type CompactionHooks, compactionDoneMeta, type Compactor, runAfterCompactHooks, type TokenLedger } from '@tiller/compaction';
+import { type CompactionHooks, compactionDoneMeta, type Compactor, NoOpCompactor, runAfterCompactHooks, type TokenLedger } from '@tiller/compaction';
 import type { CompactionMeta as CoreCompactionMeta, Entry, MaybeCompactEffect, TurnEventOf } from '@tiller/core';
 import { now } from '../clock.js';
 import type { EventSink } from './event-hub.js';
@@ -23,10 +23,7 @@ export interface CompactionDeps {
  * not, nothing it returned is kept and the turn goes on uncompacted), runs the `afterCompact` hooks,
  * and answers with the appended entries.
  */
-export async function resolveCompaction(
-  effect: MaybeCompactEffect,
-  deps: CompactionDeps,
-): Promise<{ event: TurnEventOf<'compaction.done'>; ledger: TokenLedger | undefined }> {
+export function resolveCompaction(effect: MaybeCompactEffect, deps: CompactionDeps): ResolvedCompaction | Promise<ResolvedCompaction> {
   if (deps.events.listening) {
     deps.events.publish({
       type: 'compaction.started',
@@ -38,6 +35,19 @@ export async function resolveCompaction(
       at: now(),
     });
   }
+  // The default compactor never compacts: its answer is known without asking it. (Options parsing
+  // copies the compactor object, so it is known by its function.)
+  if (deps.compactor.maybeCompact === NoOpCompactor.maybeCompact) return { event: done(effect, { compacted: false }, []), ledger: undefined };
+  return askCompactor(effect, deps);
+}
+
+/** The answer to `maybe_compact`, and the ledger that follows the compacted path (none when nothing was kept). */
+export interface ResolvedCompaction {
+  event: TurnEventOf<'compaction.done'>;
+  ledger: TokenLedger | undefined;
+}
+
+async function askCompactor(effect: MaybeCompactEffect, deps: CompactionDeps): Promise<ResolvedCompaction> {
   let outcome;
   try {
     outcome = await deps.compactor.maybeCompact(

@@ -4,6 +4,7 @@ import {
   type BlockingEffect,
   type Effect,
   type Entry,
+  type MaybeCompactEffect,
   step,
   type ToolCallPart,
   type ToolOutcome,
@@ -25,7 +26,7 @@ import { createEventHub } from './event-hub.js';
 import { AgentBrokenError, ApprovalError } from '../errors.js';
 import { createInspection } from './inspection.js';
 import { guardPolicy } from './policy-guard.js';
-import { resolveCompaction } from './resolve-compaction.js';
+import { type ResolvedCompaction, resolveCompaction } from './resolve-compaction.js';
 
 export interface RuntimeInit {
   options: ResolvedAgentOptions;
@@ -209,22 +210,73 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   /** The event that answers effect `id`; nobody waits for it (a failure has stopped the agent, see breakDown). */
   const answer = (id: string, input: TurnEvent) => schedule({ kind: 'answer', id, input });
 
-  const launch = (id: string, where: string, work: () => Promise<TurnEvent>) => {
+  /**
+   * Starts the work of a blocking effect. Work that knows its answer at once returns it: the
+   * answer is queued behind the current input, with no promise in between.
+   */
+  const launch = (id: string, where: string, work: () => TurnEvent | Promise<TurnEvent>) => {
+    let result: TurnEvent | Promise<TurnEvent>;
+    try {
+      result = work();
+    } catch (error) {
+      workFailed(id, where, error);
+      return;
+    }
+    if (!(result instanceof Promise)) {
+      answer(id, result);
+      return;
+    }
     // Out of `inFlight` once its answer is queued: `close` then waits for the queue.
-    const job: Promise<void> = work().then(
+    const job: Promise<void> = result.then(
       (input) => {
         inFlight.delete(job);
         answer(id, input);
       },
-      (error) => {
+      (error: unknown) => {
         inFlight.delete(job);
-        const message = `the shell failed while ${where}: ${error instanceof Error ? error.message : String(error)}`;
-        hub.publish({ type: 'shell.error', where, message, at: now() });
-        controller.abort(message);
-        answer(id, { type: 'abort', at: now(), reason: message });
+        workFailed(id, where, error);
       },
     );
     inFlight.add(job);
+  };
+
+  /** The shell itself failed at an effect: the turn is aborted, saying why. */
+  const workFailed = (id: string, where: string, error: unknown) => {
+    const message = `the shell failed while ${where}: ${error instanceof Error ? error.message : String(error)}`;
+    hub.publish({ type: 'shell.error', where, message, at: now() });
+    controller.abort(message);
+    answer(id, { type: 'abort', at: now(), reason: message });
+  };
+
+  /** Asks the compaction policy, then the compactor; the answer to `maybe_compact`. */
+  const compact = (effect: MaybeCompactEffect): TurnEvent | Promise<TurnEvent> => {
+    try {
+      guard?.observe(contextTokens());
+    } catch (violation) {
+      const reason = `the compaction policy was broken: ${(violation as Error).message}`;
+      hub.publish({ type: 'shell.error', where: 'compaction policy', message: reason, at: now() });
+      controller.abort(reason);
+      return { type: 'abort', at: now(), reason };
+    }
+    const resolved = resolveCompaction(effect, {
+      compactor: options.compactor,
+      compactorOptions: options.compactorOptions,
+      path,
+      ledger,
+      modelId: options.model.id,
+      window: options.model.contextWindow,
+      promptTokens,
+      contextTokens,
+      hooks: options.hooks,
+      signal: controller.signal,
+      events: hub,
+    });
+    return resolved instanceof Promise ? resolved.then(adoptCompaction) : adoptCompaction(resolved);
+  };
+
+  const adoptCompaction = ({ event, ledger: next }: ResolvedCompaction): TurnEvent => {
+    if (next) ledger = next;
+    return event;
   };
 
   /** What a model call needs, made once: the signal is the running turn's when the call starts. */
@@ -250,31 +302,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
         if (effect.event.type === 'turn.ended') turnEnded(effect.event.outcome);
         return;
       case 'maybe_compact':
-        launch(effect.compactionId, 'compacting', async (): Promise<TurnEvent> => {
-          try {
-            guard?.observe(contextTokens());
-          } catch (violation) {
-            const reason = `the compaction policy was broken: ${(violation as Error).message}`;
-            hub.publish({ type: 'shell.error', where: 'compaction policy', message: reason, at: now() });
-            controller.abort(reason);
-            return { type: 'abort', at: now(), reason };
-          }
-          const { event, ledger: next } = await resolveCompaction(effect, {
-            compactor: options.compactor,
-            compactorOptions: options.compactorOptions,
-            path,
-            ledger,
-            modelId: options.model.id,
-            window: options.model.contextWindow,
-            promptTokens,
-            contextTokens,
-            hooks: options.hooks,
-            signal: controller.signal,
-            events: hub,
-          });
-          if (next) ledger = next;
-          return event;
-        });
+        launch(effect.compactionId, 'compacting', () => compact(effect));
         return;
       case 'call_llm':
         launch(effect.callId, 'calling the model', () => callModel(effect, modelDeps));
