@@ -1,5 +1,5 @@
 import { type Compactor, WindowManager } from '@tiller/compaction';
-import type { Entry, Message } from '@tiller/core';
+import type { Entry, Message, TillerModel } from '@tiller/core';
 import { createSessionLog, MemoryStore } from '@tiller/session';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -247,6 +247,29 @@ describe('abort reaches whatever the turn is doing', () => {
     expect(await done).toMatchObject({ status: 'aborted', reason: 'changed my mind' });
     expect(compactor.sawAbort).toBe(true);
     expect(model.requests).toHaveLength(0);
+  });
+
+  it('in a later turn: a model that kept listening to the signal of a finished turn is not told', async () => {
+    const heard: string[] = [];
+    const script = scriptedModel([{ text: 'first' }, { text: 'second' }, { text: 'a long answer', partDelayMs: 1_000 }]);
+    let turn = 0;
+    const model: TillerModel = {
+      id: script.id,
+      stream(request) {
+        const mine = turn++;
+        // Turns 0 and 2 listen and never let go; turn 1 does not listen.
+        if (mine !== 1) request.signal.addEventListener('abort', () => heard.push(`turn ${mine} aborted`));
+        return script.stream(request);
+      },
+    };
+    const agent = createAgent({ model });
+    expect(await agent.prompt('one')).toMatchObject({ status: 'completed' });
+    expect(await agent.prompt('two')).toMatchObject({ status: 'completed' });
+    const done = agent.prompt('three');
+    await nextEvent(agent, 'text.delta');
+    await agent.abort();
+    expect(await done).toMatchObject({ status: 'aborted' });
+    expect(heard).toEqual(['turn 2 aborted']);
   });
 
   it('while the model streams', async () => {
