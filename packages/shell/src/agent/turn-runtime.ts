@@ -148,9 +148,13 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     }
   };
 
-  const schedule = (job: Job) => {
+  /**
+   * Queues a job. One a host call queues (`hostCall`) is never applied inside that call: the
+   * caller returns before anything changes. An answer to background work is applied at once.
+   */
+  const schedule = (job: Job, hostCall: boolean) => {
     jobs.push(job);
-    draining ??= drain();
+    draining ??= drain(hostCall);
   };
 
   /**
@@ -158,9 +162,8 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
    * costs no promise of its own unless its caller waits for it. A failure stops the agent (see
    * breakDown) and goes to the job's caller, if any.
    */
-  const drain = async () => {
-    // Never inside the call that queued the first job: the caller returns before anything is applied.
-    await undefined;
+  const drain = async (hostCall: boolean) => {
+    if (hostCall) await undefined;
     for (let job = jobs.shift(); job; job = jobs.shift()) {
       try {
         if (broken) throw broken;
@@ -206,10 +209,13 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     for (const waiter of idleWaiters.splice(0)) waiter.reject(broken);
   };
 
-  const feed = (input: TurnEvent) => new Promise<void>((resolve, reject) => schedule({ kind: 'input', input, caller: { resolve, reject } }));
+  const feed = (input: TurnEvent) => new Promise<void>((resolve, reject) => schedule({ kind: 'input', input, caller: { resolve, reject } }, true));
 
-  /** The event that answers effect `id`; nobody waits for it (a failure has stopped the agent, see breakDown). */
-  const answer = (id: string, input: TurnEvent) => schedule({ kind: 'answer', id, input });
+  /**
+   * The event that answers effect `id`, from the work in the background unless a host call gives
+   * it; nobody waits for it (a failure has stopped the agent, see breakDown).
+   */
+  const answer = (id: string, input: TurnEvent, hostCall = false) => schedule({ kind: 'answer', id, input }, hostCall);
 
   /**
    * Starts the work of a blocking effect. Work that knows its answer at once returns it: the
@@ -374,7 +380,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     if (parked.sent) return;
     clearTimeout(parked.timer);
     parked.sent = true;
-    answer(parked.batchId, { type: 'approval.decided', batchId: parked.batchId, at: now(), decisions: [...parked.decided.values()] });
+    answer(parked.batchId, { type: 'approval.decided', batchId: parked.batchId, at: now(), decisions: [...parked.decided.values()] }, true);
   };
 
   const dropApproval = () => {
@@ -398,7 +404,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     },
     feed,
     perform(effect, settled) {
-      schedule({ kind: 'perform', effect, settled });
+      schedule({ kind: 'perform', effect, settled }, true);
     },
     admitTurn() {
       guard?.admitTurn();
