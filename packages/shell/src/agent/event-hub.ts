@@ -37,7 +37,7 @@ export function createEventHub(onListenerError: (error: unknown) => void): Event
           onListenerError(error);
         }
       }
-      for (const it of iterators) {
+      if (iterators.size > 0) for (const it of iterators) {
         it.buffer.push(event);
         it.wake?.();
       }
