@@ -96,7 +96,12 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   let snapshot = init.snapshot;
   // The session path as an array the shell only appends to, so a compactor gets it without a copy.
   const path: Entry[] = snapshot.context.entries.toArray();
-  let ledger: TokenLedger = createTokenLedger(path);
+  /**
+   * The token ledger over the path, made the first time the context's size is asked for (a model
+   * with a known window, a compactor, a compaction policy, a listener of `compaction.started`), then
+   * kept in step with the path. An agent that never asks does not count tokens.
+   */
+  let ledger: TokenLedger | undefined;
   let seq = init.nextSeq;
   let header = init.header;
   /** Work waiting its turn, applied one at a time in order; `draining` is the loop applying it, while it runs. */
@@ -118,7 +123,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
 
   /** Anchored on the last reported usage (which counted the prompt), else estimated with the prompt added. */
   const contextTokens = () => {
-    const estimate = ledger.estimate();
+    const estimate = currentLedger().estimate();
     return estimate.tokens + (estimate.anchored ? 0 : promptTokens);
   };
 
@@ -126,10 +131,14 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   const syncPath = () => {
     const entries = snapshot.context.entries;
     for (let i = path.length; i < entries.length; i++) path.push(entries.at(i)!);
-    // A compactor advances the ledger it is given; if its result was then discarded, start over.
-    if (ledger.length > path.length) ledger = createTokenLedger(path);
-    else for (let i = ledger.length; i < path.length; i++) ledger.append(path[i]!);
+    if (ledger) {
+      // A compactor advances the ledger it is given; if its result was then discarded, start over.
+      if (ledger.length > path.length) ledger = createTokenLedger(path);
+      else for (let i = ledger.length; i < path.length; i++) ledger.append(path[i]!);
+    }
   };
+
+  const currentLedger = (): TokenLedger => (ledger ??= createTokenLedger(path));
 
   const process = async (input: TurnEvent) => {
     if (header) {
@@ -269,7 +278,9 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
       compactor: options.compactor,
       compactorOptions: options.compactorOptions,
       path,
-      ledger,
+      get ledger() {
+        return currentLedger();
+      },
       modelId: options.model.id,
       window: options.model.contextWindow,
       promptTokens,
