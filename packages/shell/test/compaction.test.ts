@@ -21,6 +21,23 @@ function readingModel(pages: number, contextWindow: number) {
 }
 
 describe('compaction through the shell', () => {
+  it('counts the context the same whether its size was first asked for at the start or mid-session', async () => {
+    const sizes = async (listenFrom: number) => {
+      const script: ScriptStep[] = [1, 2, 3].flatMap((page) => [{ toolCalls: [{ name: 'read_page', args: { page } }] }, { text: `read page ${page}` }]);
+      const agent = createAgent({ model: scriptedModel(script), tools: [readPage] });
+      const seen: number[] = [];
+      for (let turn = 0; turn < 3; turn++) {
+        if (turn === listenFrom) agent.subscribe((e) => void (e.type === 'compaction.started' && seen.push(e.tokensBefore)));
+        expect(await agent.prompt(`turn ${turn}`)).toMatchObject({ status: 'completed' });
+      }
+      return seen;
+    };
+    const fromStart = await sizes(0);
+    const fromLastTurn = await sizes(2);
+    expect(fromLastTurn.length).toBeGreaterThan(0);
+    expect(fromLastTurn).toEqual(fromStart.slice(-fromLastTurn.length));
+  });
+
   it('WindowManager compacts inside a long tool loop, so the turn never outgrows the window', async () => {
     const window = 2_000;
     const model = readingModel(14, window);
