@@ -249,8 +249,9 @@ describe('abort reaches whatever the turn is doing', () => {
     expect(model.requests).toHaveLength(0);
   });
 
-  it('in a later turn: a model that kept listening to the signal of a finished turn is not told', async () => {
+  it('in a later turn: a model that kept the signal of a finished turn, listening or not, is not told', async () => {
     const heard: string[] = [];
+    let keptWithoutListening: AbortSignal | undefined;
     const script = scriptedModel([{ text: 'first' }, { text: 'second' }, { text: 'a long answer', partDelayMs: 1_000 }]);
     let turn = 0;
     const model: TillerModel = {
@@ -259,6 +260,7 @@ describe('abort reaches whatever the turn is doing', () => {
         const mine = turn++;
         // Turns 0 and 2 listen and never let go; turn 1 does not listen.
         if (mine !== 1) request.signal.addEventListener('abort', () => heard.push(`turn ${mine} aborted`));
+        else keptWithoutListening = request.signal;
         return script.stream(request);
       },
     };
@@ -270,6 +272,7 @@ describe('abort reaches whatever the turn is doing', () => {
     await agent.abort();
     expect(await done).toMatchObject({ status: 'aborted' });
     expect(heard).toEqual(['turn 2 aborted']);
+    expect(keptWithoutListening?.aborted).toBe(false);
   });
 
   it('while the model streams', async () => {

@@ -1,4 +1,3 @@
-import { getEventListeners } from 'node:events';
 import { createTokenLedger, type TokenLedger } from '@tiller/compaction';
 import {
   type ApprovalDecision,
@@ -421,10 +420,9 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
       guard?.admitTurn();
     },
     startTurn(turnId) {
-      // A turn needs a signal that has not fired and that nobody listens to. The last turn's serves
-      // when it ended without an abort and whatever it was lent to (a model stream, a compactor)
-      // let go of it: making an AbortController costs more than all else the shell does per turn.
-      if (controller.signal.aborted || getEventListeners(controller.signal, 'abort').length > 0) controller = new AbortController();
+      // A fresh signal per turn: whatever a past turn lent its signal to (a model stream, a tool that
+      // kept it) must never hear of a later turn's abort, listening or not.
+      controller = new AbortController();
       const outcome = new Promise<TurnOutcome>((resolve, reject) => waiters.set(turnId, { resolve, reject }));
       return { outcome, signal: controller.signal };
     },
