@@ -82,4 +82,18 @@ describe('scalingOf', () => {
       { operation: 'open-floor', from: 10_000, to: 100_000, tiller: 20, reference: { name: 'floor', value: 10 }, verdict: { goal: 'linear: at most 15x', met: false } },
     ]);
   });
+
+  it('allows what one pass over the entries grows, when that grows more than tenfold (caches), and lists no row for the pass', () => {
+    const all = [row('walk', 10_000, 0.1), row('walk', 100_000, 3), row('context', 10_000, 1, 16), row('context', 100_000, 40, 900), row('prepare', 10_000, 1, 1), row('prepare', 100_000, 50, 1)];
+    const scaling = scalingOf(all, 10_000, 100_000);
+    expect(scaling.map((s) => [s.operation, s.verdict])).toEqual([
+      ['context', { goal: "linear: at most 1.5x one pass's growth (30.0x), 45.0x", met: true }],
+      ['prepare', { goal: "linear: at most 1.5x one pass's growth (30.0x), 45.0x", met: false }],
+    ]);
+  });
+
+  it('keeps tenfold as the floor when one pass grows less', () => {
+    const all = [row('walk', 10_000, 1), row('walk', 100_000, 8), row('context', 10_000, 1, 16), row('context', 100_000, 16, 900)];
+    expect(scalingOf(all, 10_000, 100_000)[0]?.verdict).toEqual({ goal: 'linear: at most 15x', met: false });
+  });
 });

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { DEFAULT_COMPACTION_SETTINGS, prepareCompaction } from '@tiller/compaction';
+import type { Entry } from '@tiller/core';
 import { createSessionLog, JsonlStore, resumeContext } from '@tiller/session';
 import type { Measurement } from './measurement.js';
 import { measure, type MeasureOptions } from './measure.js';
@@ -33,6 +34,19 @@ const floorParse = (path: string): unknown[] => {
   const values: unknown[] = [];
   for (const line of readFileSync(path, 'utf8').split('\n')) if (line) values.push(JSON.parse(line));
   return values;
+};
+
+/**
+ * The least any operation over the whole session does: look at each entry once (its kind, and its
+ * message's role). Its growth from one size to the next is the floor the linear goal is judged by.
+ */
+const onePass = (entries: readonly Entry[]): number => {
+  let messages = 0;
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i]!;
+    if (entry.kind === 'message' && entry.message.role !== 'toolResult') messages++;
+  }
+  return messages;
 };
 
 const tillerOpen = async (path: string) => createSessionLog(await JsonlStore.open(path, { readOnly: true }));
@@ -71,10 +85,11 @@ async function measureSize(session: BenchSession): Promise<Measurement[]> {
   if (path.length !== size || opened.entries.length !== size) throw new Error(`expected ${size} entries, Tiller has ${path.length}, pi ${opened.entries.length}`);
 
   const context = await measure(
-    { tiller: () => log.context(), pi: () => pi.buildSessionContext(opened.entries, opened.leafId, opened.byId) },
+    { tiller: () => log.context(), pi: () => pi.buildSessionContext(opened.entries, opened.leafId, opened.byId), walk: () => onePass(path) },
     reps,
   );
   ms('context', context.tiller, 'pi', context.pi);
+  ms('walk', context.walk);
 
   const prepare = await measure(
     { tiller: () => prepareCompaction(path, DEFAULT_COMPACTION_SETTINGS), pi: () => pi.prepareCompaction(opened.entries, pi.settings) },
