@@ -126,11 +126,16 @@ export function createSessionLog(store: SessionStore): SessionLog {
     return out.reverse();
   };
 
-  const path = (target: string | null | undefined = leafId): Entry[] => {
+  /** The path to `target`; the kept leaf path itself when that is the target, so only for reading. */
+  const readPath = (target: string | null): readonly Entry[] => {
     if (target === null) return [];
     if (target !== leafId) return walk(target);
-    leafPath ??= walk(target);
-    return leafPath.slice();
+    return (leafPath ??= walk(target));
+  };
+
+  const path = (target: string | null | undefined = leafId): Entry[] => {
+    const entries = readPath(target);
+    return entries === leafPath ? entries.slice() : (entries as Entry[]);
   };
 
   /** Keeps `leafPath` the path to the new leaf after `batch` was indexed, when the batch continues it. */
@@ -189,7 +194,7 @@ export function createSessionLog(store: SessionStore): SessionLog {
       return job;
     },
     path,
-    context: (target) => buildContext(path(target)),
+    context: (target = leafId) => buildContext(readPath(target)),
     branch(fromEntryId) {
       if (fromEntryId !== null) requireEntry(fromEntryId);
       if (fromEntryId !== leafId) leafPath = undefined;

@@ -56,11 +56,16 @@ const unchanged: Shaper = (message) => message;
 
 /** Appends the messages of `path[from..to)` to `out` (no spread: paths reach 100k entries). */
 function collect(out: Message[], path: readonly Entry[], from: number, to: number, shape: Shaper): Message[] {
+  // Sized once for the most it can hold, then cut: grown by push, a 100k-message array is
+  // reallocated and copied over and over in the large-object space.
+  let length = out.length;
+  out.length = length + Math.max(0, to - from);
   for (let i = from; i < to; i++) {
     const entry = path[i]!;
     const message = entryMessage(entry);
-    if (message) out.push(shape(message, entry));
+    if (message) out[length++] = shape(message, entry);
   }
+  out.length = length;
   return out;
 }
 
