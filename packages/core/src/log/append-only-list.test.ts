@@ -37,4 +37,14 @@ describe('AppendOnlyList', () => {
     expect(base.lend()).toEqual([1]);
     expect(base.lend()).not.toBe(base.lend());
   });
+
+  it('adopts a fresh array without copying it, and still keeps an older view apart', () => {
+    const items = [1, 2];
+    const adopted = AppendOnlyList.adopt(items);
+    expect(adopted.lend()).toBe(items);
+    const longer = adopted.append(3);
+    expect(longer.toArray()).toEqual([1, 2, 3]);
+    expect(adopted.toArray()).toEqual([1, 2]);
+    expect(adopted.append(4).toArray()).toEqual([1, 2, 4]);
+  });
 });

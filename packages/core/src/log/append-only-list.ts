@@ -14,6 +14,11 @@ export class AppendOnlyList<T> implements Iterable<T> {
     return new AppendOnlyList<T>([], 0);
   }
 
+  /** A list over `items` itself, no copy: for an array just built that nobody else holds. */
+  static adopt<T>(items: T[]): AppendOnlyList<T> {
+    return new AppendOnlyList(items, items.length);
+  }
+
   static from<T>(items: Iterable<T>): AppendOnlyList<T> {
     const storage = [...items];
     return new AppendOnlyList(storage, storage.length);

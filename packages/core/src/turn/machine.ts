@@ -106,7 +106,7 @@ export const turnMachine = turnSetup.createMachine({
       maxIterations: config.maxIterations,
       entries,
       persisted: entries.length,
-      view: AppendOnlyList.from<Message>(buildContext(config.entries)),
+      view: AppendOnlyList.adopt<Message>(buildContext(config.entries)),
       queue: [],
       turn: null,
       lastOutcome: null,

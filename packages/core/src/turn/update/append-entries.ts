@@ -14,7 +14,7 @@ export function appendEntries(work: WorkingContext, entries: readonly Entry[]): 
   const log = work.entries.append(...entries);
   work.entries = log;
   if (entries.some((e) => e.kind === 'compaction')) {
-    work.view = AppendOnlyList.from(buildContext(log.toArray()));
+    work.view = AppendOnlyList.adopt(buildContext(log.lend()));
     return;
   }
   const messages = entries.map(entryMessage).filter((m): m is Message => m !== undefined);
