@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { scalingOf, verdictsOf } from './goals.js';
+import { ONE_PASS } from './one-pass.js';
 import type { Measurement } from './measurement.js';
 
 const row = (operation: Measurement['operation'], size: number, tiller: number, reference?: number, name = 'pi'): Measurement => ({
@@ -89,6 +90,13 @@ describe('scalingOf', () => {
     expect(scaling.map((s) => [s.operation, s.verdict])).toEqual([
       ['context', { goal: "linear: at most 1.5x one pass's growth (30.0x), 45.0x", met: true }],
       ['prepare', { goal: "linear: at most 1.5x one pass's growth (30.0x), 45.0x", met: false }],
+    ]);
+  });
+
+  it("judges a row timed beside its own pass by that pass's growth", () => {
+    const all = [row('walk', 10_000, 1), row('walk', 100_000, 10), row('start', 10_000, 1, 1, ONE_PASS), row('start', 100_000, 40, 30, ONE_PASS)];
+    expect(scalingOf(all, 10_000, 100_000)).toEqual([
+      { operation: 'start', from: 10_000, to: 100_000, tiller: 40, reference: { name: ONE_PASS, value: 30 }, verdict: { goal: "linear: at most 1.5x one pass's growth (30.0x), 45.0x", met: true } },
     ]);
   });
 

@@ -1,4 +1,5 @@
 import { ratioOf, type Measurement, type OperationId } from './measurement.js';
+import { ONE_PASS } from './one-pass.js';
 
 /** A goal of issue 6 applied to one row; `met` is undefined when the row's data cannot say. */
 export interface Verdict {
@@ -79,8 +80,10 @@ export function linearLimit(all: readonly Measurement[], from: number, to: numbe
   const walk = (size: number) => all.find((m) => m.operation === 'walk' && m.size === size)?.tiller;
   const small = walk(from);
   const large = walk(to);
-  const tenfold = to / from;
-  const passGrowth = small && large ? large / small : undefined;
+  return limitFor(to / from, small && large ? large / small : undefined);
+}
+
+function limitFor(tenfold: number, passGrowth: number | undefined): { limit: number; goal: string } {
   if (passGrowth === undefined || passGrowth <= tenfold) return { limit: tenfold * LINEAR_SLACK, goal: `linear: at most ${tenfold * LINEAR_SLACK}x` };
   const limit = passGrowth * LINEAR_SLACK;
   return { limit, goal: `linear: at most ${LINEAR_SLACK}x one pass's growth (${formatGrowth(passGrowth)}), ${formatGrowth(limit)}` };
@@ -91,14 +94,17 @@ const formatGrowth = (x: number) => `${x.toFixed(1)}x`;
 /** For every timed operation measured at both sizes: how much longer the larger session took. */
 export function scalingOf(all: readonly Measurement[], from: number, to: number): Scaling[] {
   const out: Scaling[] = [];
-  const { limit, goal } = linearLimit(all, from, to);
+  const shared = linearLimit(all, from, to);
   for (const large of all) {
     if (large.size !== to || large.operation === 'walk' || (large.unit !== 'ms' && large.unit !== 'us')) continue;
     const small = all.find((m) => m.operation === large.operation && m.size === from && m.reference?.name === large.reference?.name);
     if (!small) continue;
     const tiller = large.tiller / small.tiller;
+    const referenceGrowth = large.reference && small.reference ? large.reference.value / small.reference.value : undefined;
+    // A row timed beside its own pass over the entries is judged by that pass, in its own process.
+    const { limit, goal } = large.reference?.name === ONE_PASS ? limitFor(to / from, referenceGrowth) : shared;
     const row: Scaling = { operation: large.operation, from, to, tiller, verdict: within(goal, tiller <= limit) };
-    if (large.reference && small.reference) row.reference = { name: large.reference.name, value: large.reference.value / small.reference.value };
+    if (large.reference && referenceGrowth !== undefined) row.reference = { name: large.reference.name, value: referenceGrowth };
     out.push(row);
   }
   return out;

@@ -13,6 +13,7 @@ import { createMachine, initialTransition, transition } from 'xstate';
 import type { Measurement } from './measurement.js';
 import { measure, type MeasureOptions } from './measure.js';
 import { median } from './median.js';
+import { ONE_PASS, onePass } from './one-pass.js';
 import { pi, piOpen, type PiEntry } from './pi.js';
 import { EVENTS_PER_TURN, recordTurns } from './record-turns.js';
 import type { BenchSession } from './sessions.js';
@@ -31,7 +32,7 @@ const DECISION_REPETITIONS: MeasureOptions = { warmup: 3, runs: 15, batch: 1000 
 
 async function measureCore(size: number, entries: Entry[]): Promise<Measurement[]> {
   const reps = repetitions(size);
-  const starts = await measure({ start: () => start({ entries }) }, reps);
+  const starts = await measure({ start: () => start({ entries }), pass: () => onePass(entries) }, reps);
   const first = start({ entries });
   // One journal for all runs, each run going on where the last one stopped: stepping from the same
   // snapshot again would copy the shared entry list once per run (see AppendOnlyList).
@@ -73,7 +74,7 @@ async function measureCore(size: number, entries: Entry[]): Promise<Measurement[
   );
   return [
     { operation: 'step', size, unit: 'us', tiller: perEvent(samples.tiller), reference: { name: 'bare transition()', value: perEvent(samples.transition) } },
-    { operation: 'start', size, unit: 'ms', tiller: median(starts.start) },
+    { operation: 'start', size, unit: 'ms', tiller: median(starts.start), reference: { name: ONE_PASS, value: median(starts.pass) } },
     { operation: 'replay', size, unit: 'events/s', tiller: (events.length / median(replays.replay)) * 1000 },
   ];
 }

@@ -5,10 +5,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { DEFAULT_COMPACTION_SETTINGS, prepareCompaction } from '@tiller/compaction';
-import type { Entry } from '@tiller/core';
 import { createSessionLog, JsonlStore, resumeContext } from '@tiller/session';
 import type { Measurement } from './measurement.js';
 import { measure, type MeasureOptions } from './measure.js';
+import { onePass } from './one-pass.js';
 import { median } from './median.js';
 import { pi, piOpen } from './pi.js';
 import type { BenchSession } from './sessions.js';
@@ -34,19 +34,6 @@ const floorParse = (path: string): unknown[] => {
   const values: unknown[] = [];
   for (const line of readFileSync(path, 'utf8').split('\n')) if (line) values.push(JSON.parse(line));
   return values;
-};
-
-/**
- * The least any operation over the whole session does: look at each entry once (its kind, and its
- * message's role). Its growth from one size to the next is the floor the linear goal is judged by.
- */
-const onePass = (entries: readonly Entry[]): number => {
-  let messages = 0;
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i]!;
-    if (entry.kind === 'message' && entry.message.role !== 'toolResult') messages++;
-  }
-  return messages;
 };
 
 const tillerOpen = async (path: string) => createSessionLog(await JsonlStore.open(path, { readOnly: true }));
