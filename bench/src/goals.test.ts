@@ -85,7 +85,7 @@ describe('scalingOf', () => {
   });
 
   it('allows what one pass over the entries grows, when that grows more than tenfold (caches), and lists no row for the pass', () => {
-    const all = [row('walk', 10_000, 0.1), row('walk', 100_000, 3), row('context', 10_000, 1, 16), row('context', 100_000, 40, 900), row('prepare', 10_000, 1, 1), row('prepare', 100_000, 50, 1)];
+    const all = [row('one-pass', 10_000, 0.1), row('one-pass', 100_000, 3), row('context', 10_000, 1, 16), row('context', 100_000, 40, 900), row('prepare', 10_000, 1, 1), row('prepare', 100_000, 50, 1)];
     const scaling = scalingOf(all, 10_000, 100_000);
     expect(scaling.map((s) => [s.operation, s.verdict])).toEqual([
       ['context', { goal: "linear: at most 1.5x one pass's growth (30.0x), 45.0x", met: true }],
@@ -94,14 +94,14 @@ describe('scalingOf', () => {
   });
 
   it("judges a row timed beside its own pass by that pass's growth", () => {
-    const all = [row('walk', 10_000, 1), row('walk', 100_000, 10), row('start', 10_000, 1, 1, ONE_PASS), row('start', 100_000, 40, 30, ONE_PASS)];
+    const all = [row('one-pass', 10_000, 1), row('one-pass', 100_000, 10), row('start', 10_000, 1, 1, ONE_PASS), row('start', 100_000, 40, 30, ONE_PASS)];
     expect(scalingOf(all, 10_000, 100_000)).toEqual([
       { operation: 'start', from: 10_000, to: 100_000, tiller: 40, reference: { name: ONE_PASS, value: 30 }, verdict: { goal: "linear: at most 1.5x one pass's growth (30.0x), 45.0x", met: true } },
     ]);
   });
 
   it('keeps tenfold as the floor when one pass grows less', () => {
-    const all = [row('walk', 10_000, 1), row('walk', 100_000, 8), row('context', 10_000, 1, 16), row('context', 100_000, 16, 900)];
+    const all = [row('one-pass', 10_000, 1), row('one-pass', 100_000, 8), row('context', 10_000, 1, 16), row('context', 100_000, 16, 900)];
     expect(scalingOf(all, 10_000, 100_000)[0]?.verdict).toEqual({ goal: 'linear: at most 15x', met: false });
   });
 });

@@ -47,7 +47,7 @@ export function verdictsOf(m: Measurement, all: readonly Measurement[]): Verdict
     case 'agent-call':
       return [within("at most a fifth of pi-agent-core's", ratio === undefined ? undefined : ratio <= 0.2)];
     case 'open':
-    case 'walk':
+    case 'one-pass':
     case 'start':
     case 'open-compacted':
     case 'memory-open':
@@ -77,9 +77,9 @@ export interface Scaling {
  * each entry once already costs more than ten times as much). Without a measured pass, ten.
  */
 export function linearLimit(all: readonly Measurement[], from: number, to: number): { limit: number; goal: string } {
-  const walk = (size: number) => all.find((m) => m.operation === 'walk' && m.size === size)?.tiller;
-  const small = walk(from);
-  const large = walk(to);
+  const pass = (size: number) => all.find((m) => m.operation === 'one-pass' && m.size === size)?.tiller;
+  const small = pass(from);
+  const large = pass(to);
   return limitFor(to / from, small && large ? large / small : undefined);
 }
 
@@ -96,7 +96,7 @@ export function scalingOf(all: readonly Measurement[], from: number, to: number)
   const out: Scaling[] = [];
   const shared = linearLimit(all, from, to);
   for (const large of all) {
-    if (large.size !== to || large.operation === 'walk' || (large.unit !== 'ms' && large.unit !== 'us')) continue;
+    if (large.size !== to || large.operation === 'one-pass' || (large.unit !== 'ms' && large.unit !== 'us')) continue;
     const small = all.find((m) => m.operation === large.operation && m.size === from && m.reference?.name === large.reference?.name);
     if (!small) continue;
     const tiller = large.tiller / small.tiller;

@@ -72,11 +72,11 @@ async function measureSize(session: BenchSession): Promise<Measurement[]> {
   if (path.length !== size || opened.entries.length !== size) throw new Error(`expected ${size} entries, Tiller has ${path.length}, pi ${opened.entries.length}`);
 
   const context = await measure(
-    { tiller: () => log.context(), pi: () => pi.buildSessionContext(opened.entries, opened.leafId, opened.byId), walk: () => onePass(path) },
+    { tiller: () => log.context(), pi: () => pi.buildSessionContext(opened.entries, opened.leafId, opened.byId), pass: () => onePass(path) },
     reps,
   );
   ms('context', context.tiller, 'pi', context.pi);
-  ms('walk', context.walk);
+  ms('one-pass', context.pass);
 
   const prepare = await measure(
     { tiller: () => prepareCompaction(path, DEFAULT_COMPACTION_SETTINGS), pi: () => pi.prepareCompaction(opened.entries, pi.settings) },

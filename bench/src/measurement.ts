@@ -3,7 +3,7 @@ export const OPERATIONS = {
   open: 'open a session file',
   'open-floor': 'open a session file',
   context: 'build the context',
-  walk: 'one pass over the entries (the floor for growth)',
+  'one-pass': 'one pass over the entries (the floor for growth)',
   prepare: 'prepare a compaction',
   decision: 'should-compact decision at a boundary',
   step: 'core `step`, per event',

@@ -126,16 +126,17 @@ export function createSessionLog(store: SessionStore): SessionLog {
     return out.reverse();
   };
 
-  /** The path to `target`; the kept leaf path itself when that is the target, so only for reading. */
-  const readPath = (target: string | null): readonly Entry[] => {
+  /** The path to `target`: when that is the leaf, the kept array itself, which callers only read. */
+  const readPath = (target: string | null): Entry[] => {
     if (target === null) return [];
     if (target !== leafId) return walk(target);
     return (leafPath ??= walk(target));
   };
 
+  /** A path of the caller's own: the kept leaf path is copied, a walked one is fresh already. */
   const path = (target: string | null | undefined = leafId): Entry[] => {
     const entries = readPath(target);
-    return entries === leafPath ? entries.slice() : (entries as Entry[]);
+    return entries === leafPath ? entries.slice() : entries;
   };
 
   /** Keeps `leafPath` the path to the new leaf after `batch` was indexed, when the batch continues it. */
