@@ -1,5 +1,5 @@
 export { compact, type CompactOptions, type CompactionResult } from './compact.js';
-export { compactionEntry, type CompactionEntryIds } from './compaction-entry.js';
+export { compactionEntry, type CompactionEntryFields, type CompactionEntryIds } from './compaction-entry.js';
 export {
   type CompactionAcc,
   type CompactionContext,
@@ -8,11 +8,19 @@ export {
   type CompactionOutcome,
   type CompactionStrategyName,
   type Compactor,
-  compactionDoneMeta,
   NoOpCompactor,
-  runAfterCompactHooks,
 } from './compactor.js';
-export { CompactionConfigError, CompactionError, type CompactionErrorCode } from './errors.js';
+export { runCompactor, type CompactorRun, type RunCompactorOptions } from './run-compactor.js';
+export {
+  CompactionConfigError,
+  CompactionError,
+  type CompactionErrorCode,
+  CompactionPolicyError,
+  CompactionPolicyViolation,
+  type PolicyViolationFacts,
+  TillerCompactionError,
+  type TillerCompactionErrorCode,
+} from './errors.js';
 export {
   calculateContextTokens,
   type ContextTokenEstimate,
@@ -29,8 +37,6 @@ export {
   type BindOptions,
   CompactionPolicy,
   type CompactionPolicyKind,
-  CompactionPolicyError,
-  CompactionPolicyViolation,
   type ContextObservation,
   POLICY_SCENARIOS,
   type PolicyBinding,

@@ -1,14 +1,15 @@
 import { type BlockingEffect, isBlockingEffect, type ToolCallPart, type ToolOutcome } from '@tiller/core';
-import { JournalError, type JournalLine, lastSegment } from '../journal/journal-format.js';
+import { JournalError } from '../errors/journal-error.js';
+import { type JournalLine, lastSegment } from '../journal/journal-format.js';
 import { replayJournal } from '../journal/replay-journal.js';
 import type { Tool } from '../tools/define-tool.js';
 import { errorOutcome } from '../tools/tool-output.js';
 import { now } from '../clock.js';
 import type { AgentEvent, AgentListener } from './agent-event.js';
-import { AgentOptionsError } from '../errors.js';
+import { AgentOptionsError } from '../errors/agent-options-error.js';
+import { createTurnRuntime } from '../runtime/turn-runtime.js';
 import { resolveAgentOptions, type AgentOptions } from './agent-options.js';
 import { createAgent, hostApi, type Agent } from './create-agent.js';
-import { createTurnRuntime } from './turn-runtime.js';
 
 /** Same options as `createAgent`; the session and its journal are required: they are what is resumed. */
 export type ResumeOptions = AgentOptions &
@@ -49,7 +50,7 @@ export async function resumeAgent({ listener, ...options }: ResumeOptions): Prom
 
   const segment = lastSegment(lines).lines;
   const lastSeq = segment.reduce((seq, line) => (line.type === 'input' ? line.seq : seq), -1);
-  const runtime = createTurnRuntime({ options: resolved, session, journal, snapshot, header: null, nextSeq: lastSeq + 1 });
+  const runtime = createTurnRuntime({ options: resolved, session, journal, snapshot, header: null, nextSeq: lastSeq + 1, entryPoint: 'resumeAgent' });
   if (listener) runtime.subscribe(listener);
   const agent = hostApi(session, journal, runtime);
 

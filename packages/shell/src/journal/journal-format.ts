@@ -1,14 +1,22 @@
 import { type Effect, ToolOutcome, TurnEvent } from '@tiller/core';
 import { z } from 'zod';
+import { JournalError } from '../errors/journal-error.js';
 
 export const JOURNAL_FORMAT = 'tiller.journal';
-export const JOURNAL_VERSION = 1;
+/**
+ * The format this shell writes and reads. 2: every segment header names the model and its window,
+ * tool lines carry their time. An older journal is refused with both versions named: its inputs
+ * answer effects by the ids of version 1, which a replay of today's core cannot reproduce.
+ */
+export const JOURNAL_VERSION = 2;
 
 /** Starts a segment: one agent's run over a session, from the entry it began at. */
 export const JournalHeader = z.object({
   type: z.literal('header'),
   format: z.literal(JOURNAL_FORMAT),
   version: z.literal(JOURNAL_VERSION),
+  /** The agent's model, and its context window when the shell knew it (what an inspector's gauge is measured against). */
+  model: z.object({ id: z.string(), contextWindow: z.number().int().positive().nullable() }),
   maxIterations: z.number().int().nonnegative(),
   /** The session entry the run started from (its path is the base of the replay); null for an empty session. */
   baseLeafId: z.string().nullable(),
@@ -27,9 +35,9 @@ export const JournalInput = z.object({
 export type JournalInput = z.infer<typeof JournalInput>;
 
 /** A tool call is about to run (written before the tool starts). */
-export const JournalToolStarted = z.object({ type: z.literal('tool.started'), batchId: z.string(), toolCallId: z.string() });
+export const JournalToolStarted = z.object({ type: z.literal('tool.started'), batchId: z.string(), toolCallId: z.string(), at: z.string() });
 /** A tool call finished with this outcome. */
-export const JournalToolFinished = z.object({ type: z.literal('tool.finished'), batchId: z.string(), toolCallId: z.string(), outcome: ToolOutcome });
+export const JournalToolFinished = z.object({ type: z.literal('tool.finished'), batchId: z.string(), toolCallId: z.string(), outcome: ToolOutcome, at: z.string() });
 
 export const JournalLine = z.discriminatedUnion('type', [JournalHeader, JournalInput, JournalToolStarted, JournalToolFinished]);
 export type JournalLine = z.infer<typeof JournalLine>;
@@ -56,10 +64,6 @@ export function effectDigest(effect: Effect): string {
   }
 }
 
-export class JournalError extends Error {
-  override readonly name = 'JournalError';
-}
-
 /** Checks journal lines; the error names the line (1-based) and the field. */
 export function parseJournalLines(text: string, source = 'journal'): JournalLine[] {
   const lines: JournalLine[] = [];
@@ -74,12 +78,22 @@ export function parseJournalLines(text: string, source = 'journal'): JournalLine
       if (i === raw.length - 1 || raw.slice(i + 1).every((l) => l.trim() === '')) break;
       throw new JournalError(`${source}:${i + 1}: not JSON: ${(error as Error).message}`);
     }
+    if (isHeaderOfAnotherVersion(value)) {
+      throw new JournalError(
+        `${source}:${i + 1}: the journal is in version ${String(value.version)} of ${JOURNAL_FORMAT}; this shell reads version ${JOURNAL_VERSION} only. Replay it with the Tiller release that wrote it.`,
+      );
+    }
     const parsed = JournalLine.safeParse(value);
     if (!parsed.success) throw new JournalError(`${source}:${i + 1}: not a journal line:\n${z.prettifyError(parsed.error)}`);
     lines.push(parsed.data);
   }
   if (lines.length > 0 && lines[0]!.type !== 'header') throw new JournalError(`${source}:1: a journal starts with a header line`);
   return lines;
+}
+
+function isHeaderOfAnotherVersion(value: unknown): value is { version: unknown } {
+  const line = value as { type?: unknown; format?: unknown; version?: unknown } | null;
+  return line?.type === 'header' && line.format === JOURNAL_FORMAT && line.version !== JOURNAL_VERSION;
 }
 
 /** The lines of the last segment (its header first). */

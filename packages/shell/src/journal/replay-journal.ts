@@ -1,6 +1,7 @@
 import { type Effect, type Entry, start, step, type TurnSnapshot } from '@tiller/core';
 import type { SessionLog } from '@tiller/session';
-import { effectDigest, JournalError, type JournalHeader, type JournalLine, lastSegment } from './journal-format.js';
+import { JournalError } from '../errors/journal-error.js';
+import { effectDigest, type JournalHeader, type JournalLine, lastSegment } from './journal-format.js';
 
 /** Where a replay first differs from what the journal recorded. */
 export interface JournalDivergence {
