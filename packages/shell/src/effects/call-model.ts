@@ -25,16 +25,16 @@ export async function callModel(effect: CallLlmEffect, shell: EffectContext, sig
   }
   const { limits } = shell.options;
   for (let attempt = 1; ; attempt++) {
-    shell.publish({ type: 'llm.started', callId: effect.callId, attempt, at: now() });
+    shell.publish({ type: 'llm.started', callId: effect.id, attempt, at: now() });
     try {
       const stream = model.stream({ messages, tools: effect.final ? [] : shell.toolSpecs, system: shell.options.systemPrompt, signal });
       const done = await streamToEnd(stream, effect, shell, signal);
       if (done) {
         const at = now();
-        shell.publish({ type: 'llm.finished', callId: effect.callId, stopReason: done.stopReason, usage: done.usage, at });
+        shell.publish({ type: 'llm.finished', callId: effect.id, stopReason: done.stopReason, usage: done.usage, at });
         const usage = done.usage ? { usage: done.usage } : {};
         const message = { ...done.message, model: done.message.model ?? model.id, stopReason: done.stopReason, ...usage };
-        return { type: 'llm.done', callId: effect.callId, at, message, stopReason: done.stopReason, ...usage };
+        return { type: 'llm.done', id: effect.id, at, message, stopReason: done.stopReason, ...usage };
       }
       if (signal.aborted) return failed(effect, toModelFailure(undefined, signal));
       return failed(effect, { kind: 'fatal', message: `the stream of ${model.id} ended without a final message` });
@@ -42,7 +42,7 @@ export async function callModel(effect: CallLlmEffect, shell: EffectContext, sig
       const failure = toModelFailure(error, signal);
       if (failure.kind !== 'transient' || attempt > limits.maxRetries) return failed(effect, { kind: failure.kind, message: failure.message });
       const delayMs = retryDelay(attempt, limits, failure.retryAfterMs);
-      shell.publish({ type: 'llm.retry', callId: effect.callId, attempt, delayMs, error: { kind: failure.kind, message: failure.message }, at: now() });
+      shell.publish({ type: 'llm.retry', callId: effect.id, attempt, delayMs, error: { kind: failure.kind, message: failure.message }, at: now() });
       try {
         await delay(delayMs, undefined, { signal });
       } catch {
@@ -62,13 +62,13 @@ async function streamToEnd(stream: AsyncIterable<ModelStreamPart>, effect: CallL
       const part = next.value;
       switch (part.type) {
         case 'text-delta':
-          shell.publish({ type: 'text.delta', callId: effect.callId, delta: part.delta, at: now() });
+          shell.publish({ type: 'text.delta', callId: effect.id, delta: part.delta, at: now() });
           break;
         case 'thinking-delta':
-          shell.publish({ type: 'thinking.delta', callId: effect.callId, delta: part.delta, at: now() });
+          shell.publish({ type: 'thinking.delta', callId: effect.id, delta: part.delta, at: now() });
           break;
         case 'toolcall-delta':
-          shell.publish({ type: 'toolcall.delta', callId: effect.callId, toolCallId: part.toolCallId, toolName: part.toolName, delta: part.delta, at: now() });
+          shell.publish({ type: 'toolcall.delta', callId: effect.id, toolCallId: part.toolCallId, toolName: part.toolName, delta: part.delta, at: now() });
           break;
         case 'done':
           return part;
@@ -85,5 +85,5 @@ async function streamToEnd(stream: AsyncIterable<ModelStreamPart>, effect: CallL
 }
 
 function failed(effect: CallLlmEffect, error: LlmFailure): Answer {
-  return { type: 'llm.failed', callId: effect.callId, at: now(), error };
+  return { type: 'llm.failed', id: effect.id, at: now(), error };
 }

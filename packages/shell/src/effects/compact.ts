@@ -20,8 +20,8 @@ export async function compact(effect: MaybeCompactEffect, shell: EffectContext, 
     shell.publish({ type: 'shell.error', where: 'compaction policy', message: error.message, error, at: now() });
     return { input: { type: 'abort', at: now(), reason: error.message } };
   }
-  const { compactionId, midRound, reason, force } = effect;
-  shell.publish({ type: 'compaction.started', compactionId, midRound, reason, force, tokensBefore, at: now() });
+  const { id, midRound, reason, force } = effect;
+  shell.publish({ type: 'compaction.started', compactionId: id, midRound, reason, force, tokensBefore, at: now() });
   const { compactor, compactorOptions, hooks } = shell.options;
   const ctx = { model: shell.model.id, window: shell.model.contextWindow, promptTokens: shell.meter.promptTokens, midRound, force, reason, signal };
   const acc = { path: shell.meter.path, ledger: shell.meter.lend() };
@@ -29,13 +29,13 @@ export async function compact(effect: MaybeCompactEffect, shell: EffectContext, 
     const run = await abortable(runCompactor(compactor, acc, ctx, { opts: compactorOptions, hooks }), signal);
     if (run.breach) shell.publish({ type: 'shell.error', where: 'compaction', message: run.breach, at: now() });
     return {
-      input: { type: 'compaction.done', compactionId, at: now(), meta: run.meta, appended: run.appended },
+      input: { type: 'compaction.done', id, at: now(), meta: run.meta, appended: run.appended },
       settle: (applied) => shell.meter.settleLoan(applied ? run.ledger : undefined),
     };
   } catch (error) {
     shell.meter.settleLoan(undefined);
     if (!signal.aborted) throw error;
     // The answer is stale: the abort input is ahead of it.
-    return { input: { type: 'compaction.done', compactionId, at: now(), meta: { compacted: false, error: 'the turn was aborted' }, appended: [] } };
+    return { input: { type: 'compaction.done', id, at: now(), meta: { compacted: false, error: 'the turn was aborted' }, appended: [] } };
   }
 }

@@ -4,5 +4,5 @@ import type { EffectContext } from './effect-context.js';
 
 /** `request_approval`: the batch is parked until the host decides every asked call (or the timeout denies the rest). */
 export function requestApproval(effect: RequestApprovalEffect, shell: EffectContext): void {
-  shell.approvals.park(effect, (decisions) => shell.answer(effect.batchId, { type: 'approval.decided', batchId: effect.batchId, at: now(), decisions }));
+  shell.approvals.park(effect, (decisions) => shell.answer(effect.id, { type: 'approval.decided', id: effect.id, at: now(), decisions }));
 }

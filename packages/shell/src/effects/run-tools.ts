@@ -13,7 +13,7 @@ export async function runTools(
   shell: EffectContext,
   signal: AbortSignal,
 ): Promise<TurnEventOf<'tools.done'> | TurnEventOf<'approval.needed'>> {
-  const { batchId } = effect;
+  const { id: batchId } = effect;
   const { limits, policy } = shell.options;
   const result = await runToolBatch({
     calls: effect.calls,
@@ -35,6 +35,6 @@ export async function runTools(
     },
   });
   return result.kind === 'ask'
-    ? { type: 'approval.needed', batchId, at: now(), toolCallIds: result.toolCallIds }
-    : { type: 'tools.done', batchId, at: now(), results: result.results };
+    ? { type: 'approval.needed', id: batchId, at: now(), toolCallIds: result.toolCallIds }
+    : { type: 'tools.done', id: batchId, at: now(), results: result.results };
 }

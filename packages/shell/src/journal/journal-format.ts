@@ -4,11 +4,12 @@ import { JournalError } from '../errors/journal-error.js';
 
 export const JOURNAL_FORMAT = 'tiller.journal';
 /**
- * The format this shell writes and reads. 2: every segment header names the model and its window,
- * tool lines carry their time. An older journal is refused with both versions named: its inputs
- * answer effects by the ids of version 1, which a replay of today's core cannot reproduce.
+ * The format this shell writes and reads. 3: every blocking effect and its answer carry one `id`,
+ * every segment header names the model and its window, tool lines carry their time. An older
+ * journal is refused with both versions named: its inputs answer effects by other ids and lack
+ * what version 3 records, so a replay of today's core cannot reproduce it.
  */
-export const JOURNAL_VERSION = 2;
+export const JOURNAL_VERSION = 3;
 
 /** Starts a segment: one agent's run over a session, from the entry it began at. */
 export const JournalHeader = z.object({
@@ -50,13 +51,13 @@ export function effectDigest(effect: Effect): string {
     case 'emit':
       return `emit ${effect.event.type}`;
     case 'maybe_compact':
-      return `maybe_compact ${effect.compactionId} ${effect.reason}${effect.force ? ' force' : ''}${effect.midRound ? ' mid-round' : ''}`;
+      return `maybe_compact ${effect.id} ${effect.reason}${effect.force ? ' force' : ''}${effect.midRound ? ' mid-round' : ''}`;
     case 'call_llm':
-      return `call_llm ${effect.callId} ${effect.context.length} messages${effect.final ? ' final' : ''}`;
+      return `call_llm ${effect.id} ${effect.context.length} messages${effect.final ? ' final' : ''}`;
     case 'run_tools':
-      return `run_tools ${effect.batchId} ${effect.calls.map((c) => c.id).join(',')}`;
+      return `run_tools ${effect.id} ${effect.calls.map((c) => c.id).join(',')}`;
     case 'request_approval':
-      return `request_approval ${effect.batchId} ${effect.calls.map((c) => c.id).join(',')}`;
+      return `request_approval ${effect.id} ${effect.calls.map((c) => c.id).join(',')}`;
     default: {
       const unknown: never = effect;
       throw new TypeError(`unknown effect ${JSON.stringify(unknown)}`);

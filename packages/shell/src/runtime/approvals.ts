@@ -52,7 +52,7 @@ export function createApprovals(timeoutMs: number): Approvals {
 
   return {
     park(request, send) {
-      const parkedBatch = batch(request.batchId);
+      const parkedBatch = batch(request.id);
       if (parkedBatch.sent) return;
       parkedBatch.send = send;
       const asked = request.calls.map((c) => c.id);

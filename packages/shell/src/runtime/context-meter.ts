@@ -1,5 +1,7 @@
 import { createTokenLedger, estimateTextTokens, type TokenLedger } from '@tiller/compaction';
-import type { AppendOnlyList, Entry, ToolSpec } from '@tiller/core';
+import type { Entry, ToolSpec, TurnContext } from '@tiller/core';
+
+type Entries = TurnContext['entries'];
 
 /**
  * The session path the turn stands on, as an array the shell only appends to (a compactor gets it
@@ -10,7 +12,7 @@ export interface ContextMeter {
   /** The system prompt and the tool definitions, which every request carries. */
   readonly promptTokens: number;
   /** Brings the path and the ledger up to the core's entries (which only ever grow). */
-  follow(entries: AppendOnlyList<Entry>): void;
+  follow(entries: Entries): void;
   /** The ledger, lent to a compactor (which advances it past what it appends) until `settleLoan`. */
   lend(): TokenLedger;
   /**
@@ -22,7 +24,7 @@ export interface ContextMeter {
   tokens(): number;
 }
 
-export function createContextMeter(entries: AppendOnlyList<Entry>, systemPrompt: string | undefined, toolSpecs: readonly ToolSpec[]): ContextMeter {
+export function createContextMeter(entries: Entries, systemPrompt: string | undefined, toolSpecs: readonly ToolSpec[]): ContextMeter {
   const path: Entry[] = entries.toArray();
   let ledger: TokenLedger | undefined;
   let lentAt: number | undefined;

@@ -22,11 +22,11 @@ export async function interpret(effect: Effect, shell: EffectContext, launch: La
     case 'emit':
       return emit(effect, shell);
     case 'maybe_compact':
-      return launch(effect.compactionId, 'compacting', (signal) => compact(effect, shell, signal));
+      return launch(effect.id, 'compacting', (signal) => compact(effect, shell, signal));
     case 'call_llm':
-      return launch(effect.callId, 'calling the model', async (signal) => ({ input: await callModel(effect, shell, signal) }));
+      return launch(effect.id, 'calling the model', async (signal) => ({ input: await callModel(effect, shell, signal) }));
     case 'run_tools':
-      return launch(effect.batchId, 'running tools', async (signal) => ({ input: await runTools(effect, shell, signal) }));
+      return launch(effect.id, 'running tools', async (signal) => ({ input: await runTools(effect, shell, signal) }));
     case 'request_approval':
       return requestApproval(effect, shell);
     default: {

@@ -177,7 +177,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   /** The batch the turn waits decisions for, as the snapshot says (so a listener may decide at once). */
   const asked = (): AskedBatch | null => {
     const pending = snapshot.context.turn?.pending;
-    return pending?.effect === 'request_approval' ? pending : null;
+    return pending?.type === 'request_approval' ? pending : null;
   };
 
   inspection?.started(snapshot);
@@ -206,7 +206,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
       return applied;
     },
     perform(effect, settled) {
-      if (effect.type === 'run_tools' && settled) shell.resumed.set(effect.batchId, settled);
+      if (effect.type === 'run_tools' && settled) shell.resumed.set(effect.id, settled);
       mailbox.post({ kind: 'perform', effect });
     },
     decide: (decisions) => approvals.decide(asked(), decisions),
