@@ -26,6 +26,7 @@ export { defineTool, type Tool, type ToolContext, type ToolDefinition, type Tool
 export type { PolicyDecision, ToolPolicy } from './tools/policy.js';
 
 // The journal.
-export { JOURNAL_VERSION, type JournalHeader, type JournalLine, parseJournalLines } from './journal/journal-format.js';
+export { JOURNAL_VERSION, type JournalHeader, type JournalLine } from './journal/journal-format.js';
+export { parseJournal, parseJournalLines, type ParsedJournal, type TornLine } from './journal/parse-journal.js';
 export { fileJournal, type FileJournalOptions, journalPathFor, memoryJournal, type JournalStore } from './journal/journal-store.js';
 export { replayJournal, type JournalDivergence, type JournalReplay, type ReplayJournalOptions } from './journal/replay-journal.js';

@@ -1,4 +1,4 @@
-import { type Effect, ToolOutcome, TurnEvent } from '@tiller/core';
+import { ToolOutcome, TurnEvent } from '@tiller/core';
 import { z } from 'zod';
 import { JournalError } from '../errors/journal-error.js';
 
@@ -26,12 +26,16 @@ export const JournalHeader = z.object({
 });
 export type JournalHeader = z.infer<typeof JournalHeader>;
 
-/** One input the shell fed the core, and a digest of the effects it produced. */
+/**
+ * One input the shell fed the core, and what it produced: a digest of each effect (readable, for
+ * a report) and a hash of the effects' whole content (what a replay must reproduce exactly).
+ */
 export const JournalInput = z.object({
   type: z.literal('input'),
   seq: z.number().int().nonnegative(),
   input: TurnEvent,
   effects: z.array(z.string()),
+  hash: z.string(),
 });
 export type JournalInput = z.infer<typeof JournalInput>;
 
@@ -43,65 +47,19 @@ export const JournalToolFinished = z.object({ type: z.literal('tool.finished'), 
 export const JournalLine = z.discriminatedUnion('type', [JournalHeader, JournalInput, JournalToolStarted, JournalToolFinished]);
 export type JournalLine = z.infer<typeof JournalLine>;
 
-/** A short, stable description of an effect: what a replay must reproduce. */
-export function effectDigest(effect: Effect): string {
-  switch (effect.type) {
-    case 'persist':
-      return `persist ${effect.entries.map((e) => e.id).join(',')}`;
-    case 'emit':
-      return `emit ${effect.event.type}`;
-    case 'maybe_compact':
-      return `maybe_compact ${effect.id} ${effect.reason}${effect.force ? ' force' : ''}${effect.midRound ? ' mid-round' : ''}`;
-    case 'call_llm':
-      return `call_llm ${effect.id} ${effect.context.length} messages${effect.final ? ' final' : ''}`;
-    case 'run_tools':
-      return `run_tools ${effect.id} ${effect.calls.map((c) => c.id).join(',')}`;
-    case 'request_approval':
-      return `request_approval ${effect.id} ${effect.calls.map((c) => c.id).join(',')}`;
-    default: {
-      const unknown: never = effect;
-      throw new TypeError(`unknown effect ${JSON.stringify(unknown)}`);
-    }
+/** The segments of a journal, in order: each an agent's run, its header first. */
+export function journalSegments(lines: readonly JournalLine[]): Array<{ header: JournalHeader; lines: JournalLine[] }> {
+  const segments: Array<{ header: JournalHeader; lines: JournalLine[] }> = [];
+  for (const line of lines) {
+    if (line.type === 'header') segments.push({ header: line, lines: [line] });
+    else segments.at(-1)?.lines.push(line);
   }
-}
-
-/** Checks journal lines; the error names the line (1-based) and the field. */
-export function parseJournalLines(text: string, source = 'journal'): JournalLine[] {
-  const lines: JournalLine[] = [];
-  const raw = text.split('\n');
-  for (const [i, line] of raw.entries()) {
-    if (line.trim() === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (error) {
-      // A torn last line is what a crash mid-write leaves: the write it held never completed.
-      if (i === raw.length - 1 || raw.slice(i + 1).every((l) => l.trim() === '')) break;
-      throw new JournalError(`${source}:${i + 1}: not JSON: ${(error as Error).message}`);
-    }
-    if (isHeaderOfAnotherVersion(value)) {
-      throw new JournalError(
-        `${source}:${i + 1}: the journal is in version ${String(value.version)} of ${JOURNAL_FORMAT}; this shell reads version ${JOURNAL_VERSION} only. Replay it with the Tiller release that wrote it.`,
-      );
-    }
-    const parsed = JournalLine.safeParse(value);
-    if (!parsed.success) throw new JournalError(`${source}:${i + 1}: not a journal line:\n${z.prettifyError(parsed.error)}`);
-    lines.push(parsed.data);
-  }
-  if (lines.length > 0 && lines[0]!.type !== 'header') throw new JournalError(`${source}:1: a journal starts with a header line`);
-  return lines;
-}
-
-function isHeaderOfAnotherVersion(value: unknown): value is { version: unknown } {
-  const line = value as { type?: unknown; format?: unknown; version?: unknown } | null;
-  return line?.type === 'header' && line.format === JOURNAL_FORMAT && line.version !== JOURNAL_VERSION;
+  return segments;
 }
 
 /** The lines of the last segment (its header first). */
 export function lastSegment(lines: readonly JournalLine[]): { header: JournalHeader; lines: JournalLine[] } {
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const line = lines[i]!;
-    if (line.type === 'header') return { header: line, lines: lines.slice(i) };
-  }
-  throw new JournalError('the journal has no header line');
+  const last = journalSegments(lines).at(-1);
+  if (!last) throw new JournalError('the journal has no header line');
+  return last;
 }
