@@ -4,20 +4,22 @@ const MARKER = Symbol.for('tiller.compaction.error');
 export type TillerCompactionErrorCode = CompactionErrorCode | 'invalid_config' | 'policy_unfit' | 'policy_violated';
 
 /**
- * The base of every error `@tiller/compaction` throws. `isInstance` recognises one made by another
- * installed copy of the package too (it checks a `Symbol.for` marker, not the prototype chain).
+ * The base of every error `@tiller/compaction` throws; each subclass lists the codes its errors
+ * carry. `isInstance` recognises one made by another installed copy of the package too: it checks
+ * a `Symbol.for` marker and the code, not the prototype chain.
  */
-export class TillerCompactionError extends Error {
+export abstract class TillerCompactionError extends Error {
+  /** The codes of the class's errors; the base takes any. */
+  static readonly codes: readonly TillerCompactionErrorCode[] | undefined = undefined;
   readonly [MARKER] = true;
-  readonly code: TillerCompactionErrorCode;
+  abstract readonly code: TillerCompactionErrorCode;
 
-  constructor(code: TillerCompactionErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
-  }
-
-  static isInstance(error: unknown): error is TillerCompactionError {
-    return typeof error === 'object' && error !== null && (error as { [MARKER]?: unknown })[MARKER] === true;
+  static isInstance<T extends abstract new (...args: never[]) => TillerCompactionError>(
+    this: T & { codes?: readonly TillerCompactionErrorCode[] | undefined },
+    error: unknown,
+  ): error is InstanceType<T> {
+    const marked = typeof error === 'object' && error !== null && (error as { [MARKER]?: unknown })[MARKER] === true;
+    return marked && (this.codes === undefined || this.codes.includes((error as TillerCompactionError).code));
   }
 }
 
@@ -25,15 +27,13 @@ export class TillerCompactionError extends Error {
 export type CompactionErrorCode = 'aborted' | 'summarization_failed' | 'invalid_session';
 
 export class CompactionError extends TillerCompactionError {
+  static override readonly codes: readonly CompactionErrorCode[] = ['aborted', 'summarization_failed', 'invalid_session'];
   override readonly name = 'CompactionError';
-  declare readonly code: CompactionErrorCode;
+  readonly code: CompactionErrorCode;
 
   constructor(code: CompactionErrorCode, message: string, options?: { cause?: unknown }) {
-    super(code, message, options);
-  }
-
-  static override isInstance(error: unknown): error is CompactionError {
-    return TillerCompactionError.isInstance(error) && (error.code === 'aborted' || error.code === 'summarization_failed' || error.code === 'invalid_session');
+    super(message, options);
+    this.code = code;
   }
 }
 
@@ -42,32 +42,24 @@ export class CompactionError extends TillerCompactionError {
  * message names where the option was given (`entryPoint`) and which option is wrong.
  */
 export class CompactionConfigError extends TillerCompactionError {
+  static override readonly codes = ['invalid_config'] as const;
   override readonly name = 'CompactionConfigError';
+  readonly code = 'invalid_config';
   readonly entryPoint: string;
   readonly option: string | undefined;
 
   constructor(entryPoint: string, option: string | undefined, detail: string) {
-    super('invalid_config', option ? `${entryPoint}: option "${option}" ${detail}` : `${entryPoint}: ${detail}`);
+    super(option ? `${entryPoint}: option "${option}" ${detail}` : `${entryPoint}: ${detail}`);
     this.entryPoint = entryPoint;
     this.option = option;
-  }
-
-  static override isInstance(error: unknown): error is CompactionConfigError {
-    return TillerCompactionError.isInstance(error) && error.code === 'invalid_config';
   }
 }
 
 /** A policy cannot hold for this configuration: a bad option, an unknown model, a budget that does not fit. */
 export class CompactionPolicyError extends TillerCompactionError {
+  static override readonly codes = ['policy_unfit'] as const;
   override readonly name = 'CompactionPolicyError';
-
-  constructor(message: string) {
-    super('policy_unfit', message);
-  }
-
-  static override isInstance(error: unknown): error is CompactionPolicyError {
-    return TillerCompactionError.isInstance(error) && error.code === 'policy_unfit';
-  }
+  readonly code = 'policy_unfit';
 }
 
 /** The numbers behind a broken premise, so a host can act on them without parsing the message. */
@@ -83,15 +75,13 @@ export type PolicyViolationFacts =
 
 /** A premise the policy rests on broke while the session ran (too many turns, a context too large). */
 export class CompactionPolicyViolation extends TillerCompactionError {
+  static override readonly codes = ['policy_violated'] as const;
   override readonly name = 'CompactionPolicyViolation';
+  readonly code = 'policy_violated';
   readonly facts: PolicyViolationFacts;
 
   constructor(message: string, facts: PolicyViolationFacts) {
-    super('policy_violated', message);
+    super(message);
     this.facts = facts;
-  }
-
-  static override isInstance(error: unknown): error is CompactionPolicyViolation {
-    return TillerCompactionError.isInstance(error) && error.code === 'policy_violated';
   }
 }

@@ -2,7 +2,7 @@ import type { Compactor } from '@tiller/compaction';
 import type { ModelStreamPart, TillerModel, TurnOutcome } from '@tiller/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ApprovalError, createAgent, defineTool, memoryJournal, type Agent, type AgentOptions } from '../src/index.js';
+import { ApprovalError, createAgent, defineTool, memoryJournal, type Agent, type AgentEvent, type AgentOptions } from '../src/index.js';
 import { nextEvent } from './helpers.js';
 
 /**
@@ -84,26 +84,16 @@ function world(where: Where) {
   return { deaf, options };
 }
 
-/** Resolves once the first turn stands where the deaf part hangs. */
-async function reach(agent: Agent, where: Where): Promise<void> {
-  switch (where) {
-    case 'compacting (steering)':
-      await nextEvent(agent, 'compaction.started');
-      return;
-    case 'calling the model':
-      await nextEvent(agent, 'llm.started');
-      return;
-    case 'asking the tool policy':
-      await nextEvent(agent, 'tools.started');
-      return;
-    case 'running a tool':
-      await nextEvent(agent, 'tool.started');
-      return;
-    case 'waiting for an approval':
-      await nextEvent(agent, 'approval.requested');
-      return;
-  }
-}
+/** The event that says the first turn stands where the deaf part hangs. */
+const REACHED = {
+  'compacting (steering)': 'compaction.started',
+  'calling the model': 'llm.started',
+  'asking the tool policy': 'tools.started',
+  'running a tool': 'tool.started',
+  'waiting for an approval': 'approval.requested',
+} as const satisfies Record<Where, AgentEvent['type']>;
+
+const reach = (agent: Agent, where: Where) => nextEvent(agent, REACHED[where]);
 
 const WHERE: Where[] = ['compacting (steering)', 'calling the model', 'asking the tool policy', 'running a tool', 'waiting for an approval'];
 

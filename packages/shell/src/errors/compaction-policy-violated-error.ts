@@ -6,15 +6,12 @@ import { ShellError } from './shell-error.js';
  * a boundary (the turn is aborted; the `shell.error` event carries it). `facts` has the numbers.
  */
 export class CompactionPolicyViolatedError extends ShellError {
+  static override readonly code = 'compaction_policy_violated';
   override readonly name = 'CompactionPolicyViolatedError';
   readonly facts: PolicyViolationFacts;
 
   constructor(message: string, facts: PolicyViolationFacts, options?: { cause?: unknown }) {
-    super('compaction_policy_violated', message, options);
+    super(message, options);
     this.facts = facts;
-  }
-
-  static override isInstance(error: unknown): error is CompactionPolicyViolatedError {
-    return ShellError.hasCode(error, 'compaction_policy_violated');
   }
 }

@@ -11,24 +11,24 @@ export type ShellErrorCode =
   | 'compaction_policy_violated';
 
 /**
- * The base of every error `@tiller/shell` throws. `isInstance` recognises one made by another
- * installed copy of the package too (it checks a `Symbol.for` marker, not the prototype chain).
+ * The base of every error `@tiller/shell` throws; each subclass declares its `code`. `isInstance`
+ * recognises one made by another installed copy of the package too: it checks a `Symbol.for`
+ * marker and the code, not the prototype chain.
  */
-export class ShellError extends Error {
+export abstract class ShellError extends Error {
+  /** The code every error of the class carries (each subclass sets its own). */
+  static readonly code: ShellErrorCode | undefined = undefined;
   readonly [MARKER] = true;
   readonly code: ShellErrorCode;
 
-  constructor(code: ShellErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.code = code;
+    this.code = (new.target as unknown as { code: ShellErrorCode }).code;
   }
 
-  static isInstance(error: unknown): error is ShellError {
-    return typeof error === 'object' && error !== null && (error as { [MARKER]?: unknown })[MARKER] === true;
-  }
-
-  /** For the subclasses: a shell error with this code. */
-  protected static hasCode(error: unknown, code: ShellErrorCode): boolean {
-    return ShellError.isInstance(error) && error.code === code;
+  /** `ShellError.isInstance(e)`: any shell error; `ApprovalError.isInstance(e)`: that class's code only. */
+  static isInstance<T extends abstract new (...args: never[]) => ShellError>(this: T & { code?: ShellErrorCode | undefined }, error: unknown): error is InstanceType<T> {
+    if (typeof error !== 'object' || error === null || (error as { [MARKER]?: unknown })[MARKER] !== true) return false;
+    return this.code === undefined || (error as ShellError).code === this.code;
   }
 }
