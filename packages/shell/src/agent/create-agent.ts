@@ -110,7 +110,7 @@ export function hostApi(session: SessionLog, journal: JournalStore, runtime: Tur
     events: () => runtime.events(),
     [Symbol.asyncIterator]: () => runtime.events(),
     async close() {
-      if (runtime.snapshot.context.turn) await agent.abort('the agent was closed');
+      await agent.abort('the agent was closed');
       await runtime.close();
     },
   };

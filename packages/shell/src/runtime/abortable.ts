@@ -4,8 +4,13 @@
  * policy, a compactor) goes through here, so work that ignores the turn's signal cannot hold it.
  */
 export function abortable<T>(work: PromiseLike<T> | T, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
+    if (signal.aborted) {
+      // Nobody waits for `work` any more; whatever it ends with is dropped.
+      Promise.resolve(work).catch(() => undefined);
+      reject(signal.reason);
+      return;
+    }
     const onAbort = () => reject(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
     Promise.resolve(work).then(

@@ -226,7 +226,11 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     publish: hub.publish,
     async close() {
       approvals.drop();
-      await Promise.allSettled([...inFlight]);
+      // Work in flight ends soon after an abort (every wait is raced against the signal); its answers then drain.
+      while (inFlight.size > 0) {
+        await Promise.allSettled([...inFlight]);
+        await mailbox.drained();
+      }
       await mailbox.drained();
       await journal.close();
       hub.close();
