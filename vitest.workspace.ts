@@ -34,4 +34,6 @@ export default [
   project('shell', 'packages/shell'),
   project('cli', 'apps/cli'),
   { resolve, ssr, test: { name: 'bench', env, testTimeout, root: 'bench', include: ['src/**/*.test.ts'] } },
+  // Packs every package and installs it outside the workspace: it tests the built files, not the sources.
+  { test: { name: 'consumer', root: 'consumer', include: ['*.test.ts'], testTimeout } },
 ] satisfies TestProjectConfiguration[];
