@@ -35,5 +35,5 @@ export default [
   project('cli', 'apps/cli'),
   { resolve, ssr, test: { name: 'bench', env, testTimeout, root: 'bench', include: ['src/**/*.test.ts'] } },
   // Packs every package and installs it outside the workspace: it tests the built files, not the sources.
-  { test: { name: 'consumer', root: 'consumer', include: ['*.test.ts'], testTimeout } },
+  { test: { name: 'packaging', root: 'packaging', include: ['*.test.ts'], testTimeout } },
 ] satisfies TestProjectConfiguration[];

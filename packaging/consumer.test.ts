@@ -75,7 +75,7 @@ beforeAll(async () => {
   await writeFile(join(app, 'pnpm-workspace.yaml'), `overrides:\n${overrides}\n`);
   await writeFile(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...strictOptions, module: 'NodeNext', moduleResolution: 'NodeNext', rootDir: 'src', outDir: 'out' }, include: ['src'] }, null, 2));
   await writeFile(join(app, 'tsconfig.bundler.json'), JSON.stringify({ compilerOptions: { ...strictOptions, module: 'ESNext', moduleResolution: 'Bundler', noEmit: true }, include: ['src'] }, null, 2));
-  await copyFile(join(root, 'consumer/app/host-app.ts'), join(app, 'src/host-app.ts'));
+  await copyFile(join(root, 'packaging/app/host-app.ts'), join(app, 'src/host-app.ts'));
   await writeFile(join(app, 'src/readme-app.ts'), readmeApp(await readFile(join(root, 'README.md'), 'utf8')));
   await run('pnpm', ['install', '--offline'], { cwd: app });
 }, SETUP_TIMEOUT);
