@@ -5,6 +5,7 @@ export { JsonlStore, upgradeSessionFile, type Durability, type JsonlStoreOptions
 export { resumeContext, type ResumedContext } from './jsonl/resume-context.js';
 export { SESSION_FORMAT_VERSION, migrations, type Migration, type SessionFileHeader } from './jsonl/format.js';
 export * from './errors.js';
+export type { ReadWarning } from './read-warning.js';
 export { CustomTypes, isReservedCustomType, type LabelData, type SessionNameData } from './custom-types.js';
 export { importPiSession, type ImportedEntry, type ImportPiOptions, type PiImport } from './pi/import-pi-session.js';
 export { exportPiSession, type ExportPiOptions } from './pi/export-pi-session.js';
