@@ -2,6 +2,7 @@ export * from './schema/message.js';
 export * from './schema/usage.js';
 export * from './schema/entry.js';
 export { buildContext, entryMessage } from './context/build-context.js';
+export { LOST_CALL_NOTE, LOST_RESULT_NOTE, repairTranscript, type RepairedTranscript, type RepairOptions, type TranscriptRepair } from './context/repair-transcript.js';
 export { branchSummaryMessage, compactionSummaryMessage } from './context/summary-messages.js';
 export { AppendOnlyList } from './log/append-only-list.js';
 export * from './turn/events.js';

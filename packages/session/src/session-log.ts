@@ -49,7 +49,11 @@ export interface SessionLog {
   append(entries: readonly Entry[]): Promise<void>;
   /** Root to `leafId` (default: the leaf). Empty for a null leaf. */
   path(leafId?: string | null): Entry[];
-  /** The messages the model sees at `leafId` (default: the leaf). */
+  /**
+   * The messages the model sees at `leafId` (default: the leaf): `buildContext` of the path, so a
+   * damaged transcript comes repaired (see `repairTranscript`). A tool batch still open at the
+   * leaf is shown as it stands, since a turn may be running it; a turn's own context settles it.
+   */
   context(leafId?: string | null): Message[];
   /** Continues from an earlier entry: the leaf moves there; the old branch stays. Null starts a new root. */
   branch(fromEntryId: string | null): void;
@@ -213,7 +217,8 @@ export function createSessionLog(store: SessionStore): SessionLog {
       return job;
     },
     path,
-    context: (target = leafId) => buildContext(readPath(target)),
+    // A batch open at the leaf is shown as it stands: a turn may be running it.
+    context: (target = leafId) => buildContext(readPath(target), { openBatch: 'leave' }),
     branch(fromEntryId) {
       if (fromEntryId !== null) requireEntry(fromEntryId);
       if (fromEntryId !== leafId) leafPath = undefined;

@@ -11,7 +11,8 @@ it('the pi import example of docs/session.md runs', async () => {
     const result = await importAndContinue(fixturePath('pi-before-compaction.jsonl'), join(dir, 'session.jsonl'));
     expect(result).toEqual({
       importedEntries: 1002,
-      contextMessages: 446,
+      // pi's 446 messages and two error results for calls the session leaves unanswered.
+      contextMessages: 448,
       // The branch starts before both compactions: the first user message and the new one.
       branchMessages: 2,
       sessionName: 'imported from pi',

@@ -68,7 +68,7 @@ export async function resumeContext(path: string): Promise<ResumedContext> {
     await handle.close();
   }
   if (tail.kind === 'unreadable') return fullRead(path);
-  return { header, leafId: tail.leafId, path: tail.path, warnings: tail.warnings, context: buildContext(tail.path), read: 'tail' };
+  return { header, leafId: tail.leafId, path: tail.path, warnings: tail.warnings, context: buildContext(tail.path, { openBatch: 'leave' }), read: 'tail' };
 }
 
 /**
@@ -95,7 +95,7 @@ async function fullRead(path: string): Promise<ResumedContext> {
   const store = await JsonlStore.open(path, { readOnly: true });
   const log = createSessionLog(store);
   const full = log.path();
-  return { header: store.header, leafId: log.leafId, path: full, context: buildContext(full), read: 'full', warnings: [...store.warnings] };
+  return { header: store.header, leafId: log.leafId, path: full, context: log.context(), read: 'full', warnings: [...store.warnings] };
 }
 
 /**
