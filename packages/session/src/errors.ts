@@ -102,15 +102,23 @@ export class SessionLockedError extends SessionError {
   }
 }
 
-/** A session file that cannot be opened as it stands: missing, unreadable, or a bad header or line. */
-export class SessionFileError extends SessionError {
-  override readonly name = 'SessionFileError';
+/** An error about a place in a file: its message starts with `file:line, field name:`. */
+abstract class LocatedError extends SessionError {
   constructor(
     readonly location: FileLocation,
     readonly reason: string,
-    readonly code: SessionFileErrorCode = 'invalid',
   ) {
     super(`${where(location)}: ${reason}`);
+  }
+}
+
+/** A session file that cannot be opened as it stands: missing, unreadable, or a bad header or line. */
+export class SessionFileError extends LocatedError {
+  override readonly name = 'SessionFileError';
+  readonly code: SessionFileErrorCode;
+  constructor(location: FileLocation, reason: string, code: SessionFileErrorCode = 'invalid') {
+    super(location, reason);
+    this.code = code;
   }
 
   static override isInstance(value: unknown): value is SessionFileError {
@@ -119,15 +127,9 @@ export class SessionFileError extends SessionError {
 }
 
 /** A pi session that cannot be imported; names the line of the pi file and the field. */
-export class PiImportError extends SessionError {
+export class PiImportError extends LocatedError {
   override readonly name = 'PiImportError';
   readonly code = 'invalid_pi_session';
-  constructor(
-    readonly location: FileLocation,
-    readonly reason: string,
-  ) {
-    super(`${where(location)}: ${reason}`);
-  }
 
   static override isInstance(value: unknown): value is PiImportError {
     return isNamed(value, 'PiImportError');

@@ -1,7 +1,7 @@
 export { createSessionLog, type NewEntryOptions, type SessionLog, type TreeNode } from './session-log.js';
 export type { SessionStore } from './store.js';
 export { MemoryStore } from './memory-store.js';
-export { JsonlStore, upgradeSessionFile, type Durability, type JsonlStoreOptions } from './jsonl/jsonl-store.js';
+export { JsonlStore, upgradeSessionFile, type CreateOptions, type Durability, type JsonlStoreOptions } from './jsonl/jsonl-store.js';
 export { resumeContext, type ResumedContext } from './jsonl/resume-context.js';
 export { SESSION_FORMAT_VERSION, migrations, type Migration, type SessionFileHeader } from './jsonl/format.js';
 export * from './errors.js';

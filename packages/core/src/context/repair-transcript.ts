@@ -1,4 +1,4 @@
-import type { AssistantMessage, Message, ToolCallPart, ToolResultMessage, UserMessage } from '../schema/message.js';
+import type { AssistantContentPart, AssistantMessage, Message, ToolCallPart, ToolResultMessage, UserMessage } from '../schema/message.js';
 
 /**
  * One change `repairTranscript` made. `index` is the position, in the messages it was given, of
@@ -114,32 +114,40 @@ export function repairTranscript(messages: Message[], options: RepairOptions = {
 
 /** The check alone: one pass, no allocation (batches are short, so their scans are too). */
 function isValidTranscript(messages: readonly Message[], leaveOpen: boolean): boolean {
-  let callsAt = -1;
+  // The open batch: the content of the message that made the calls, how many, how many answered.
+  let calls: readonly AssistantContentPart[] = NO_PARTS;
   let expected = 0;
   let answered = 0;
+  let batchStart = 0;
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i]!;
     if (message.role === 'toolResult') {
-      if (callsAt < 0 || !hasCall(messages[callsAt] as AssistantMessage, message.toolCallId)) return false;
-      if (answeredBetween(messages, callsAt + 1, i, message.toolCallId)) return false;
+      // No open batch, one result too many, a result for another call, or a second one for a call.
+      if (answered >= expected || !hasCall(calls, message.toolCallId)) return false;
+      if (answered > 0 && answeredBetween(messages, batchStart, i, message.toolCallId)) return false;
       answered++;
       continue;
     }
-    if (answered < expected) return false;
-    callsAt = -1;
+    if (answered !== expected) return false;
     expected = 0;
     answered = 0;
     if (message.role === 'assistant') {
-      expected = countDistinctCalls(message);
+      expected = countDistinctCalls(message.content);
       if (expected < 0) return false;
-      if (expected > 0) callsAt = i;
+      calls = message.content;
+      batchStart = i + 1;
     }
   }
   return answered === expected || leaveOpen;
 }
 
-function hasCall(message: AssistantMessage, id: string): boolean {
-  for (const part of message.content) if (part.type === 'toolCall' && part.id === id) return true;
+const NO_PARTS: readonly AssistantContentPart[] = [];
+
+function hasCall(parts: readonly AssistantContentPart[], id: string): boolean {
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    if (part.type === 'toolCall' && part.id === id) return true;
+  }
   return false;
 }
 
@@ -148,9 +156,8 @@ function answeredBetween(messages: readonly Message[], from: number, to: number,
   return false;
 }
 
-/** The number of tool calls in the message; -1 when two share an id. */
-function countDistinctCalls(message: AssistantMessage): number {
-  const parts = message.content;
+/** The number of tool calls among the parts; -1 when two share an id. */
+function countDistinctCalls(parts: readonly AssistantContentPart[]): number {
   let count = 0;
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i]!;

@@ -1,26 +1,17 @@
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, expect, it } from 'vitest';
 import { createSessionLog, JsonlStore } from '../../src/index.js';
 import { useTempDir } from '../temp-dir.js';
+import { bundleScript } from './bundle-script.js';
 
-const KILLS = Number(process.env.KILLS ?? 50);
+const KILLS = 50;
 const SEED = 0x7111e5;
 const tempDir = useTempDir('tiller-crash-suite-');
-const writerSource = fileURLToPath(new URL('./append-writer.ts', import.meta.url));
 let writer: string;
-
-// The writer is bundled once into plain JavaScript (with the esbuild that tsx runs on), so each of
-// the many writers starts as a bare `node` process in a fraction of the time tsx takes to load
-// the sources. The process the test kills is still the one that writes.
 beforeAll(async () => {
-  const tsx = createRequire(import.meta.url).resolve('tsx/package.json');
-  const esbuild = createRequire(tsx)('esbuild') as { build(options: Record<string, unknown>): Promise<unknown> };
-  writer = join(tempDir(), 'append-writer.mjs');
-  await esbuild.build({ entryPoints: [writerSource], bundle: true, platform: 'node', format: 'esm', outfile: writer, logLevel: 'error' });
+  writer = await bundleScript('append-writer.ts', tempDir());
 }, 60_000);
 
 function prng(seed: number): () => number {
@@ -68,7 +59,7 @@ it(`a writer killed with SIGKILL at ${KILLS} seeded moments: every reopen loads,
   const random = prng(SEED);
   const acknowledged: string[] = [];
   for (let round = 0; round < KILLS; round++) {
-    const acks = Math.floor(random() * 8);
+    const acks = Math.floor(random() * 5);
     const delayMs = Math.floor(random() * 4);
     acknowledged.push(...(await killWriter(file, round, acks, delayMs)));
 

@@ -2,15 +2,14 @@ import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:chil
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { JsonlStore } from '../../src/index.js';
 import { useTempDir } from '../temp-dir.js';
+import { bundleScript } from './bundle-script.js';
 
 const RACERS = 6;
 const ROUNDS = 16;
 const tempDir = useTempDir('tiller-lock-race-');
-const racerScript = fileURLToPath(new URL('./lock-racer.ts', import.meta.url));
 
 interface Racer {
   child: ChildProcessWithoutNullStreams;
@@ -18,8 +17,8 @@ interface Racer {
 }
 
 /** A racer process (node itself runs the script: the pid we talk to is the one that takes the lock). */
-function startRacer(): Racer {
-  const child = spawn(process.execPath, ['--import', 'tsx', racerScript], { cwd: fileURLToPath(new URL('.', import.meta.url)) });
+function startRacer(script: string): Racer {
+  const child = spawn(process.execPath, [script]);
   const lines: string[] = [];
   const waiting: ((line: string) => void)[] = [];
   createInterface({ input: child.stdout }).on('line', (line) => {
@@ -38,9 +37,10 @@ function startRacer(): Racer {
 }
 
 let racers: Racer[] = [];
-beforeAll(() => {
-  racers = Array.from({ length: RACERS }, startRacer);
-});
+beforeAll(async () => {
+  const script = await bundleScript('lock-racer.ts', tempDir());
+  racers = Array.from({ length: RACERS }, () => startRacer(script));
+}, 60_000);
 afterAll(() => {
   for (const racer of racers) racer.child.kill('SIGKILL');
 });

@@ -1,4 +1,4 @@
-// Run as a child process by lock-race.test.ts. Each `go <round> <file> <atMs>` line on stdin: wait
+// Run as a child process by lock-race.test.ts (bundled, as plain `node`). Each `go <round> <file> <atMs>` line on stdin: wait
 // until `atMs`, open the session file for writing, answer `held <round>` or `locked <round>`;
 // `release <round>` closes what it holds and answers `released <round>`.
 import { createInterface } from 'node:readline';
