@@ -15,5 +15,6 @@ export default [
   project('testing', 'packages/testing'),
   project('shell', 'packages/shell'),
   project('cli', 'apps/cli'),
+  project('inspector', 'apps/inspector'),
   { test: { name: 'bench', root: 'bench', include: ['src/**/*.test.ts'] } },
 ] satisfies TestProjectConfiguration[];

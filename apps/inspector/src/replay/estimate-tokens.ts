@@ -1,0 +1,35 @@
+import type { Message } from '@tiller/core';
+
+/**
+ * A rough count of what the model was sent, for calls the provider reported no usage for: four
+ * characters a token over the text, the arguments and the results, 1,200 an image. The page says
+ * it is an estimate wherever it shows one; the provider's figure, when there is one, is the truth.
+ */
+export function estimateTokens(messages: Iterable<Message>): number {
+  let chars = 0;
+  let images = 0;
+  for (const message of messages) {
+    if (typeof message.content === 'string') {
+      chars += message.content.length;
+      continue;
+    }
+    for (const part of message.content) {
+      switch (part.type) {
+        case 'text':
+          chars += part.text.length;
+          break;
+        case 'thinking':
+          chars += part.thinking.length;
+          break;
+        case 'toolCall':
+          chars += part.name.length + JSON.stringify(part.args ?? {}).length;
+          break;
+        case 'image':
+        case 'file':
+          images += 1;
+          break;
+      }
+    }
+  }
+  return Math.ceil(chars / 4) + images * 1_200;
+}
