@@ -16,6 +16,8 @@ export interface SegmentHeader {
   /** From version 2 on. */
   model: string | undefined;
   contextWindow: number | undefined;
+  /** Room the compactor keeps free below the window, when the header says. */
+  reserveTokens: number | undefined;
 }
 
 /** One input the shell fed the core, with the digests of the effects it produced then. */
@@ -68,6 +70,8 @@ export function emptyJournal(): ParsedJournal {
 export function readJournal(text: string): ParsedJournal {
   const journal = emptyJournal();
   const raw = text.split('\n');
+  // The newline after the last line ends that line; it does not start another.
+  if (raw.at(-1) === '') raw.pop();
   for (const [i, line] of raw.entries()) {
     if (line.trim() === '') {
       journal.lines = i + 1;
@@ -147,6 +151,7 @@ function headerOf(value: Record<string, unknown>): SegmentHeader {
     createdAt: typeof value.createdAt === 'string' ? value.createdAt : '',
     model: typeof value.model === 'string' ? value.model : typeof value.modelId === 'string' ? value.modelId : undefined,
     contextWindow: number(value.contextWindow),
+    reserveTokens: number(value.reserveTokens),
   };
 }
 

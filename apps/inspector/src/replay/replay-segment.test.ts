@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordNotebookSession, type RecordedFiles } from '../../scripts/make-journals.js';
 import { readJournal } from '../journal/read-journal.js';
 import { pathTo, readSession } from '../journal/read-session.js';
-import { inFlight, replaySegment } from './replay-segment.js';
+import { inFlight, replaySegment, toolRun } from './replay-segment.js';
+import { segmentBase } from './segment-base.js';
 
 let dir: string;
 let files: RecordedFiles;
@@ -54,7 +55,7 @@ describe('replaying a recorded journal in the page', () => {
     expect(approval.after).toBe('tools.awaitingApproval');
 
     expect(first.batches.map((b) => b.calls.map((c) => c.name))).toEqual([['read_note', 'read_note'], ['write_note']]);
-    expect(first.batches[0]!.calls.every((c) => c.run?.outcome !== undefined)).toBe(true);
+    expect(first.batches[0]!.calls.every((c) => toolRun(first, c.id)?.outcome !== undefined)).toBe(true);
     expect(first.calls).toHaveLength(4);
     expect(first.calls.every((c) => c.answer?.kind === 'done' && c.answer.usage !== undefined)).toBe(true);
     expect(first.calls[1]!.messages.length).toBeGreaterThan(first.calls[0]!.messages.length);
@@ -74,8 +75,13 @@ describe('replaying a recorded journal in the page', () => {
     expect(replay.firstDivergence).not.toBeNull();
     expect(replay.steps[replay.firstDivergence!]!.recorded.input.type).toBe('llm.done');
 
-    const second = replaySegment(readJournal(journalText).segments[1]!, []);
+    const [one, two] = readJournal(journalText).segments;
+    const second = replaySegment(two!, []);
     expect(second.baseProblem).toMatch(/a path of 1 entries.*open the session file/);
+    // Without the session file, the base is found among what the earlier run appended.
+    const fromEarlier = replaySegment(two!, segmentBase(two!, undefined, [replaySegment(one!, [])]));
+    expect(fromEarlier.baseProblem).toBeNull();
+    expect(fromEarlier.firstDivergence).toBeNull();
   });
 
   it('loads what a torn journal holds and names the bad line', () => {

@@ -49,7 +49,12 @@ export interface CompactionMark {
 export interface ToolBatch {
   id: string;
   step: number;
-  calls: Array<{ id: string; name: string; args: unknown; run: ToolRun | undefined }>;
+  calls: Array<{ id: string; name: string; args: unknown }>;
+}
+
+/** How a tool call ran, as the journal says so far (a live journal adds its start and finish later). */
+export function toolRun(replay: SegmentReplay, toolCallId: string): ToolRun | undefined {
+  return replay.segment.tools.get(toolCallId);
 }
 
 export interface SegmentReplay {
@@ -176,7 +181,7 @@ function noteEffects(replay: SegmentReplay, done: ReplayedStep, open: Map<string
       replay.batches.push({
         id,
         step: done.index,
-        calls: effect.calls.map((c) => ({ id: c.id, name: c.name, args: c.args, run: replay.segment.tools.get(c.id) })),
+        calls: effect.calls.map((c) => ({ id: c.id, name: c.name, args: c.args })),
       });
     }
   }
