@@ -2,11 +2,12 @@
  * The context gauge: one bar per model call, the tokens sent against the model's window, the
  * reserve at the top of the window marked, the input tokens the provider reported as a tick,
  * compactions between calls with their tokens before and after. Clicking a call shows the
- * messages it was sent and what changed since the call before.
+ * messages it was sent and what changed since the call before. Virtualised like the timeline.
  */
 import type { Message } from '@tiller/core';
 import { diffCalls } from '../src/replay/call-diff.js';
-import type { ModelCall, SegmentReplay } from '../src/replay/replay-segment.js';
+import type { CompactionMark, ModelCall, SegmentReplay } from '../src/replay/replay-segment.js';
+import { virtualList } from './virtual-list.js';
 import { byId, el, formatTokens, short } from './dom.js';
 
 export interface GaugeView {
@@ -14,80 +15,119 @@ export interface GaugeView {
   show(position: number): void;
 }
 
-export function mountGauge(onDetail: (title: string, body: unknown, render?: (into: HTMLElement) => void) => void, onSelect: (position: number) => void): GaugeView {
-  const host = byId('gauge');
-  let replay: SegmentReplay | null = null;
-  let drawnCalls = -1;
-  let drawnAnswers = -1;
+type GaugeItem = { kind: 'call'; call: ModelCall; n: number } | { kind: 'compaction'; mark: CompactionMark };
 
-  const draw = () => {
-    host.replaceChildren();
-    if (!replay) return;
-    const { header } = replay.segment;
-    const reported = (c: ModelCall) => (c.answer?.usage ? c.answer.usage.input + c.answer.usage.cacheRead : undefined);
-    const scale = header.contextWindow ?? Math.max(1, ...replay.calls.map((c) => Math.max(c.estimatedTokens, reported(c) ?? 0))) * 1.1;
-    const reserve = header.reserveTokens;
-    host.append(
-      el(
+const CALL_ROW = 40;
+const MARK_ROW = 20;
+
+export function mountGauge(onDetail: (title: string, body: unknown, render?: (into: HTMLElement) => void) => void, onSelect: (position: number) => void): GaugeView {
+  const pane = byId('gauge');
+  const legend = el('div', { class: 'gauge-legend' });
+  const host = el('div', { class: 'gauge-rows' });
+  pane.append(legend, host);
+  let replay: SegmentReplay | null = null;
+  let items: GaugeItem[] = [];
+  let drawnCalls = 0;
+  let drawnMarks = 0;
+  let position = 0;
+  let current: string | null = null;
+
+  const reported = (c: ModelCall) => (c.answer?.usage ? c.answer.usage.input + c.answer.usage.cacheRead : undefined);
+  let scale = 1;
+  const list = virtualList(host, (i) => {
+    const item = items[i]!;
+    if (item.kind === 'compaction') {
+      const { mark } = item;
+      return el(
         'div',
-        { class: 'gauge-legend' },
-        header.contextWindow
-          ? `window ${formatTokens(header.contextWindow)} tokens${header.model ? ` (${header.model})` : ''}${reserve ? `, reserve ${formatTokens(reserve)}` : ', reserve not recorded'}`
-          : 'window not recorded in this journal: bars are scaled to the largest call',
-        el('span', { class: 'key key-sent' }, 'sent (estimate)'),
-        el('span', { class: 'key key-usage' }, 'reported input'),
-      ),
-    );
-    let callIndex = 0;
-    const marks = [...replay.compactions];
-    for (const call of replay.calls) {
-      while (marks.length > 0 && marks[0]!.step < call.step) {
-        const mark = marks.shift()!;
-        if (!mark.compacted) continue;
-        host.append(
-          el('div', { class: 'gauge-compaction', 'data-step': String(mark.step + 1) }, `⇣ compacted (${mark.strategy ?? '?'}): ${formatTokens(mark.tokensBefore)} → ${formatTokens(mark.tokensAfter)} tokens`),
-        );
-      }
-      callIndex += 1;
-      const usage = reported(call);
-      const pct = (n: number) => `${Math.min(100, (n / scale) * 100).toFixed(2)}%`;
-      const bar = el('div', { class: 'bar' }, el('div', { class: 'sent', style: `width:${pct(call.estimatedTokens)}` }));
-      if (header.contextWindow && reserve) bar.append(el('div', { class: 'reserve', style: `left:${pct(header.contextWindow - reserve)};right:0` }));
-      if (usage !== undefined) bar.append(el('div', { class: 'usage', style: `left:${pct(usage)}`, title: `reported input ${usage}` }));
-      const status = call.answer === null ? 'in flight' : call.answer.kind === 'failed' ? `failed: ${call.answer.error ?? ''}` : `reported ${formatTokens(usage)} in / ${formatTokens(call.answer.usage?.output)} out`;
-      const row = el(
-        'div',
-        { class: 'call', 'data-call': call.id, 'data-step': String(call.step + 1) },
-        el('span', { class: 'call-name mono' }, `call ${callIndex}${call.final ? ' (final)' : ''}`),
-        bar,
-        el('span', { class: 'call-figures mono' }, `≈${formatTokens(call.estimatedTokens)} sent · ${call.messages.length} msgs · ${status}`),
+        { class: `gauge-compaction${mark.step + 1 > position ? ' future' : ''}`, 'data-step': String(mark.step + 1) },
+        `⇣ compacted (${mark.strategy ?? '?'}): ${formatTokens(mark.tokensBefore)} → ${formatTokens(mark.tokensAfter)} tokens`,
       );
-      const previous = replay.calls[callIndex - 2];
-      row.addEventListener('click', () => {
-        onSelect(call.step + 1);
-        onDetail(`call ${callIndex}: the ${call.messages.length} messages sent`, null, (into) => renderCall(into, call, previous));
-      });
-      host.append(row);
     }
+    const { call, n } = item;
+    const { header } = replay!.segment;
+    const reserve = header.reserveTokens;
+    const usage = reported(call);
+    const pct = (t: number) => `${Math.min(100, (t / scale) * 100).toFixed(2)}%`;
+    const bar = el('div', { class: 'bar' }, el('div', { class: 'sent', style: `width:${pct(call.estimatedTokens)}` }));
+    if (header.contextWindow && reserve) bar.append(el('div', { class: 'reserve', style: `left:${pct(header.contextWindow - reserve)};right:0` }));
+    if (usage !== undefined) bar.append(el('div', { class: 'usage', style: `left:${pct(usage)}`, title: `reported input ${usage}` }));
+    const status = call.answer === null ? 'in flight' : call.answer.kind === 'failed' ? `failed: ${call.answer.error ?? ''}` : `reported ${formatTokens(usage)} in / ${formatTokens(call.answer.usage?.output)} out`;
+    const classes = ['call'];
+    if (call.id === current) classes.push('current');
+    if (call.step + 1 > position) classes.push('future');
+    const row = el(
+      'div',
+      { class: classes.join(' '), 'data-call': call.id, 'data-step': String(call.step + 1) },
+      el('span', { class: 'call-name mono' }, `call ${n}${call.final ? ' (final)' : ''}`),
+      bar,
+      el('span', { class: 'call-figures mono' }, `≈${formatTokens(call.estimatedTokens)} sent · ${call.messages.length} msgs · ${status}`),
+    );
+    const previous = replay!.calls[n - 2];
+    row.addEventListener('click', () => {
+      onSelect(call.step + 1);
+      onDetail(`call ${n}: the ${call.messages.length} messages sent`, null, (into) => renderCall(into, call, previous));
+    });
+    return row;
+  });
+
+  const layout = () => {
+    list.reset();
+    items = [];
+    if (!replay) {
+      legend.replaceChildren();
+      return;
+    }
+    const { header } = replay.segment;
+    scale = header.contextWindow ?? Math.max(1, ...replay.calls.map((c) => Math.max(c.estimatedTokens, reported(c) ?? 0))) * 1.1;
+    const reserve = header.reserveTokens;
+    legend.replaceChildren(
+      header.contextWindow
+        ? `window ${formatTokens(header.contextWindow)} tokens${header.model ? ` (${header.model})` : ''}${reserve ? `, reserve ${formatTokens(reserve)}` : ', reserve not recorded'}`
+        : 'window not recorded in this journal: bars are scaled to the largest call',
+      el('span', { class: 'key key-sent' }, 'sent (estimate)'),
+      el('span', { class: 'key key-usage' }, 'reported input'),
+    );
+    const marks = replay.compactions.filter((m) => m.compacted);
+    let m = 0;
+    replay.calls.forEach((call, i) => {
+      while (m < marks.length && marks[m]!.step < call.step) items.push({ kind: 'compaction', mark: marks[m++]! });
+      items.push({ kind: 'call', call, n: i + 1 });
+    });
+    while (m < marks.length) items.push({ kind: 'compaction', mark: marks[m++]! });
+    list.append(items.map((item) => (item.kind === 'call' ? CALL_ROW : MARK_ROW)));
     drawnCalls = replay.calls.length;
-    drawnAnswers = replay.calls.filter((c) => c.answer !== null).length;
+    drawnMarks = replay.compactions.length;
   };
+  const answered = () => replay?.calls.at(-1)?.answer !== null;
+  let lastAnswered = true;
 
   return {
     setReplay(next) {
       replay = next;
-      draw();
+      layout();
+      list.redraw();
     },
-    show(position) {
-      if (replay && (replay.calls.length !== drawnCalls || replay.calls.filter((c) => c.answer !== null).length !== drawnAnswers)) draw();
-      // The call the turn is on at this position: the latest one asked for at or before it.
-      let current: string | null = null;
-      for (const call of replay?.calls ?? []) if (call.step < position) current = call.id;
-      for (const row of host.querySelectorAll<HTMLElement>('.call')) {
-        row.classList.toggle('current', row.dataset.call === current);
-        row.classList.toggle('future', Number(row.dataset.step) > position);
+    show(at) {
+      position = at;
+      // A live journal adds calls and answers: lay out again when they change.
+      if (replay && (replay.calls.length !== drawnCalls || replay.compactions.length !== drawnMarks || answered() !== lastAnswered)) {
+        const top = host.scrollTop;
+        layout();
+        host.scrollTop = top;
+        lastAnswered = answered();
       }
-      for (const row of host.querySelectorAll<HTMLElement>('.gauge-compaction')) row.classList.toggle('future', Number(row.dataset.step) > position);
+      // The call the turn is on at this position: the latest one asked for before it.
+      current = null;
+      let index = -1;
+      for (const [i, item] of items.entries()) {
+        if (item.kind !== 'call') continue;
+        if (item.call.step >= at) break;
+        current = item.call.id;
+        index = i;
+      }
+      if (index >= 0) list.reveal(index);
+      list.redraw();
     },
   };
 }

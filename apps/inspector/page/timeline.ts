@@ -1,12 +1,13 @@
 /**
  * The timeline: one row per input, virtualised (only the rows in view are in the DOM), so a run
  * of thousands of inputs scrolls and steps at the same cost as a short one. Rows have known
- * heights (a line, plus one per tool call of a batch the row started, plus one for a compaction
- * or a divergence); their offsets are prefix sums, found by binary search.
+ * heights: a line, plus one per tool call of a batch the row started, one for a compaction, a
+ * divergence or a stay.
  */
 import type { Effect } from '@tiller/core';
-import { effectId } from '../src/journal/read-journal.js';
-import { toolRun, type ReplayedStep, type SegmentReplay, type ToolBatch } from '../src/replay/replay-segment.js';
+import { effectId, inputAnswerId } from '../src/journal/read-journal.js';
+import { toolRun, type CompactionMark, type ReplayedStep, type SegmentReplay, type ToolBatch } from '../src/replay/replay-segment.js';
+import { virtualList } from './virtual-list.js';
 import { byId, durationMs, el, formatTokens, short } from './dom.js';
 
 export interface TimelineView {
@@ -28,48 +29,32 @@ interface RowShape {
 
 export function mountTimeline(onSelect: (position: number) => void, onDetail: (title: string, body: unknown) => void): TimelineView {
   const host = byId('timeline');
-  const spacer = el('div', { class: 'spacer' });
-  const rowsLayer = el('div', { class: 'rows' });
-  host.append(spacer);
-  spacer.append(rowsLayer);
   let replay: SegmentReplay | null = null;
   let shapes: RowShape[] = [];
-  let offsets: number[] = [0];
   let selected = 0;
-
   const batchByStep = new Map<number, ToolBatch>();
-  const shapeOf = (step: ReplayedStep): RowShape => {
-    const batch = batchByStep.get(step.index);
-    const compaction = step.recorded.input.type === 'compaction.done' ? 1 : 0;
-    const lines = 1 + (batch?.calls.length ?? 0) + (compaction && replay?.compactions.find((c) => c.step === step.index)?.compacted ? 1 : 0) + (step.diverged ? 1 : 0) + (step.stay ? 1 : 0);
-    return { step, batch, lines };
-  };
+  const compactionByStep = new Map<number, CompactionMark>();
+  /** The step whose input answered a batch. */
+  const batchDone = new Map<string, ReplayedStep>();
+
+  const list = virtualList(host, (i) => row(shapes[i]!, i));
   const layout = () => {
     if (!replay) return;
     for (const batch of replay.batches) batchByStep.set(batch.step, batch);
+    for (const mark of replay.compactions) compactionByStep.set(mark.step, mark);
+    const heights: number[] = [];
     for (let i = shapes.length; i < replay.steps.length; i++) {
-      const shape = shapeOf(replay.steps[i]!);
-      shapes.push(shape);
-      offsets.push(offsets[i]! + shape.lines * LINE + PAD);
+      const step = replay.steps[i]!;
+      if (step.recorded.input.type === 'tools.done') {
+        const id = inputAnswerId(step.recorded.input);
+        if (id !== undefined) batchDone.set(id, step);
+      }
+      const batch = batchByStep.get(step.index);
+      const lines = 1 + (batch?.calls.length ?? 0) + (compactionByStep.get(step.index)?.compacted ? 1 : 0) + (step.diverged ? 1 : 0) + (step.stay ? 1 : 0);
+      shapes.push({ step, batch, lines });
+      heights.push(lines * LINE + PAD);
     }
-    spacer.style.height = `${offsets[shapes.length]}px`;
-  };
-  const firstVisible = (top: number) => {
-    let lo = 0;
-    let hi = shapes.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (offsets[mid]! <= top) lo = mid;
-      else hi = mid - 1;
-    }
-    return Math.max(0, lo);
-  };
-  const draw = () => {
-    rowsLayer.replaceChildren();
-    if (!replay || shapes.length === 0) return;
-    const top = host.scrollTop;
-    const bottom = top + host.clientHeight;
-    for (let i = firstVisible(top); i < shapes.length && offsets[i]! < bottom + LINE; i++) rowsLayer.append(row(shapes[i]!, i));
+    list.append(heights);
   };
   const row = (shape: RowShape, i: number) => {
     const { step, batch } = shape;
@@ -78,7 +63,7 @@ export function mountTimeline(onSelect: (position: number) => void, onDetail: (t
     if (i + 1 === selected) classes.push('selected');
     if (step.diverged) classes.push('diverged');
     if (step.stay) classes.push('stay');
-    const node = el('div', { class: classes.join(' '), 'data-position': String(i + 1), style: `top:${offsets[i]}px;height:${shape.lines * LINE}px` });
+    const node = el('div', { class: classes.join(' '), 'data-position': String(i + 1) });
     const head = el(
       'div',
       { class: 'line' },
@@ -104,14 +89,14 @@ export function mountTimeline(onSelect: (position: number) => void, onDetail: (t
       });
       node.append(line);
     }
-    const compaction = replay!.compactions.find((c) => c.step === step.index);
+    const compaction = compactionByStep.get(step.index);
     if (compaction?.compacted) {
       node.append(
         el('div', { class: 'line sub compaction' }, `compacted (${compaction.strategy ?? '?'}): ${formatTokens(compaction.tokensBefore)} → ${formatTokens(compaction.tokensAfter)} tokens`),
       );
     }
     if (batch) {
-      const answer = replay!.steps.find((s) => s.index > step.index && s.recorded.input.type === 'tools.done' && (s.recorded.input.id ?? s.recorded.input.batchId) === batch.id);
+      const answer = batchDone.get(batch.id);
       for (const call of batch.calls) {
         const run = toolRun(replay!, call.id);
         const ms = durationMs(run?.startedAt, run?.finishedAt);
@@ -143,31 +128,25 @@ export function mountTimeline(onSelect: (position: number) => void, onDetail: (t
     });
     return node;
   };
-  host.addEventListener('scroll', () => requestAnimationFrame(draw));
-
   return {
     setReplay(next) {
       replay = next;
       shapes = [];
-      offsets = [0];
       batchByStep.clear();
+      compactionByStep.clear();
+      batchDone.clear();
+      list.reset();
       layout();
-      host.scrollTop = 0;
-      draw();
+      list.redraw();
     },
     show(position) {
       selected = position;
-      if (position > 0 && offsets[position - 1] !== undefined) {
-        const top = offsets[position - 1]!;
-        const bottom = offsets[position]!;
-        if (top < host.scrollTop) host.scrollTop = top;
-        else if (bottom > host.scrollTop + host.clientHeight) host.scrollTop = bottom - host.clientHeight;
-      }
-      draw();
+      if (position > 0) list.reveal(position - 1);
+      list.redraw();
     },
     refresh() {
       layout();
-      draw();
+      list.redraw();
     },
   };
 }

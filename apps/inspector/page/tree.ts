@@ -1,93 +1,103 @@
 /**
  * The session tree: every entry with its branches, compactions and labels; the path the turn is
  * on at the selected position lit, and the entries that position's input appended marked.
+ * Virtualised like the timeline: a long session costs a screenful per step.
  */
 import type { Entry } from '@tiller/core';
 import type { ParsedSession } from '../src/journal/read-session.js';
 import type { SegmentReplay } from '../src/replay/replay-segment.js';
 import { byId, el, short } from './dom.js';
+import { virtualList } from './virtual-list.js';
 
 export interface TreeView {
   setData(replay: SegmentReplay | null, session: ParsedSession | undefined): void;
   show(position: number): void;
 }
 
+const ROW = 20;
+
 export function mountTree(onDetail: (title: string, body: unknown) => void): TreeView {
   const host = byId('tree');
   let replay: SegmentReplay | null = null;
   let session: ParsedSession | undefined;
-  const rows = new Map<string, HTMLElement>();
-  let drawnCount = -1;
-  let lit: HTMLElement[] = [];
+  let rows: Array<{ entry: Entry; depth: number; fork: boolean }> = [];
+  const rowOf = new Map<string, number>();
+  /** Where each entry stands in the segment's path: the path only grows, so a position's path is a prefix. */
+  let pathIndex = new Map<string, number>();
+  let pathLength = 0;
+  let appended = new Set<string>();
+
+  const lastSnapshot = () => (replay ? (replay.steps.at(-1)?.snapshot ?? replay.initial) : null);
+  const list = virtualList(host, (i) => {
+    const { entry, depth, fork } = rows[i]!;
+    const index = pathIndex.get(entry.id);
+    const classes = [`entry kind-${entry.kind}`];
+    if (fork) classes.push('fork');
+    if (index !== undefined && index < pathLength) classes.push('on-path');
+    if (appended.has(entry.id)) classes.push('appended');
+    const row = el('div', { class: classes.join(' '), 'data-entry': entry.id, style: `padding-left:${depth * 14 + 4}px` });
+    row.append(el('span', { class: 'entry-kind' }, kindLabel(entry)), el('span', { class: 'entry-text' }, describe(entry)));
+    const label = session?.labels.get(entry.id);
+    if (label) row.append(el('span', { class: 'label' }, label));
+    row.addEventListener('click', () => onDetail(`entry ${entry.id}`, entry));
+    return row;
+  });
 
   const entriesNow = (): Entry[] => {
-    if (session) {
-      // A live journal can run ahead of the session file read at load: add what the replay appended.
-      const known = new Set(session.byId.keys());
-      const extra = replay ? (replay.steps.at(-1)?.snapshot ?? replay.initial).context.entries.toArray().filter((e) => !known.has(e.id)) : [];
-      return [...session.entries, ...extra];
-    }
-    return replay ? (replay.steps.at(-1)?.snapshot ?? replay.initial).context.entries.toArray() : [];
+    const final = lastSnapshot()?.context.entries.toArray() ?? [];
+    if (!session) return final;
+    // A live journal can run ahead of the session file read at load: add what the replay appended.
+    return [...session.entries, ...final.filter((e) => !session!.byId.has(e.id))];
   };
 
-  const draw = () => {
+  const layout = () => {
     const entries = entriesNow();
-    drawnCount = entries.length;
-    host.replaceChildren();
-    rows.clear();
     const children = new Map<string | null, Entry[]>();
     for (const e of entries) {
-      const list = children.get(e.parentId) ?? [];
-      list.push(e);
-      children.set(e.parentId, list);
+      const kids = children.get(e.parentId) ?? [];
+      kids.push(e);
+      children.set(e.parentId, kids);
     }
     const known = new Set(entries.map((e) => e.id));
     const roots = entries.filter((e) => e.parentId === null || !known.has(e.parentId));
+    rows = [];
+    rowOf.clear();
     // Depth grows only where the tree forks, so a long single path stays flat.
-    const stack: Array<{ entry: Entry; depth: number }> = roots.reverse().map((entry) => ({ entry, depth: roots.length > 1 ? 1 : 0 }));
+    const stack = [...roots].reverse().map((entry) => ({ entry, depth: roots.length > 1 ? 1 : 0 }));
     while (stack.length > 0) {
       const { entry, depth } = stack.pop()!;
       const kids = children.get(entry.id) ?? [];
-      const row = el('div', { class: `entry kind-${entry.kind}${kids.length > 1 ? ' fork' : ''}`, 'data-entry': entry.id, style: `padding-left:${depth * 14 + 4}px` });
-      row.append(el('span', { class: 'entry-kind' }, kindLabel(entry)), el('span', { class: 'entry-text' }, describe(entry)));
-      const label = session?.labels.get(entry.id);
-      if (label) row.append(el('span', { class: 'label' }, label));
-      row.addEventListener('click', () => onDetail(`entry ${entry.id}`, entry));
-      host.append(row);
-      rows.set(entry.id, row);
+      rowOf.set(entry.id, rows.length);
+      rows.push({ entry, depth, fork: kids.length > 1 });
       for (const kid of [...kids].reverse()) stack.push({ entry: kid, depth: kids.length > 1 ? depth + 1 : depth });
     }
+    pathIndex = new Map();
+    let i = 0;
+    for (const entry of lastSnapshot()?.context.entries ?? []) pathIndex.set(entry.id, i++);
+    list.reset();
+    list.append(rows.map(() => ROW));
   };
 
   return {
     setData(nextReplay, nextSession) {
       replay = nextReplay;
       session = nextSession;
-      draw();
+      layout();
+      list.redraw();
     },
     show(position) {
-      if (entriesNow().length !== drawnCount) draw();
-      for (const row of lit) row.classList.remove('on-path', 'appended');
-      lit = [];
       if (!replay) return;
+      if ((lastSnapshot()?.context.entries.length ?? 0) !== pathIndex.size) {
+        const top = host.scrollTop;
+        layout();
+        host.scrollTop = top;
+      }
       const snapshot = position === 0 ? replay.initial : replay.steps[position - 1]!.snapshot;
-      for (const entry of snapshot.context.entries) {
-        const row = rows.get(entry.id);
-        if (row) {
-          row.classList.add('on-path');
-          lit.push(row);
-        }
-      }
-      const appended = position === 0 ? [] : replay.steps[position - 1]!.appended;
-      for (const id of appended) {
-        const row = rows.get(id);
-        if (row) {
-          row.classList.add('appended');
-          lit.push(row);
-        }
-      }
-      const first = appended.length > 0 ? rows.get(appended[0]!) : undefined;
-      first?.scrollIntoView({ block: 'nearest' });
+      pathLength = snapshot.context.entries.length;
+      appended = new Set(position === 0 ? [] : replay.steps[position - 1]!.appended);
+      const first = [...appended].map((id) => rowOf.get(id)).find((r) => r !== undefined);
+      if (first !== undefined) list.reveal(first);
+      list.redraw();
     },
   };
 }

@@ -91,7 +91,7 @@ async function goTo(page: Page, position: number): Promise<void> {
   await page.waitForSelector(`body[data-position="${position}"]`);
 }
 
-describe('the inspector page', () => {
+describe('the inspector page', { timeout: 60_000 }, () => {
   it('replays a served session and its journal, and shows the lit state, the timeline row and the gauge at chosen steps', async () => {
     const server = await serve({ file: recorded.sessionFile });
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
