@@ -34,7 +34,7 @@ export function mountTimeline(onSelect: (position: number) => void, onDetail: (t
   let selected = 0;
   const batchByStep = new Map<number, ToolBatch>();
   const compactionByStep = new Map<number, CompactionMark>();
-  /** The step whose input answered a batch. */
+  /** The step whose input answered a batch (its results, or a request for approval). */
   const batchDone = new Map<string, ReplayedStep>();
 
   const list = virtualList(host, (i) => row(shapes[i]!, i));
@@ -45,7 +45,7 @@ export function mountTimeline(onSelect: (position: number) => void, onDetail: (t
     const heights: number[] = [];
     for (let i = shapes.length; i < replay.steps.length; i++) {
       const step = replay.steps[i]!;
-      if (step.recorded.input.type === 'tools.done') {
+      if (step.recorded.input.type === 'tools.done' || step.recorded.input.type === 'approval.needed') {
         const id = inputAnswerId(step.recorded.input);
         if (id !== undefined) batchDone.set(id, step);
       }
@@ -98,10 +98,10 @@ export function mountTimeline(onSelect: (position: number) => void, onDetail: (t
     if (batch) {
       const answer = batchDone.get(batch.id);
       for (const call of batch.calls) {
-        const run = toolRun(replay!, call.id);
+        const run = toolRun(replay!, call.id, batch.id);
         const ms = durationMs(run?.startedAt, run?.finishedAt);
         const batchMs = durationMs(input.at, answer?.recorded.input.at);
-        const timing = ms !== undefined ? `${ms} ms` : run?.outcome ? `done${batchMs !== undefined ? ` (batch ${batchMs} ms)` : ''}` : run ? 'running' : 'not started';
+        const timing = ms !== undefined ? `${ms} ms` : run?.outcome ? `done${batchMs !== undefined ? ` (batch ${batchMs} ms)` : ''}` : run ? 'running' : answer?.recorded.input.type === 'approval.needed' ? 'asked for approval' : answer ? 'not run' : 'not started';
         const line = el(
           'div',
           { class: `line sub tool${run?.outcome?.isError ? ' bad' : ''}` },

@@ -1,5 +1,4 @@
-import { turnMachine } from '@tiller/core';
-import { toDot } from './core-stand-in.js';
+import { toDot, turnMachine } from '@tiller/core';
 
 /** The turn machine as DOT: what the committed chart is rendered from. */
 export function turnChartDot(): string {

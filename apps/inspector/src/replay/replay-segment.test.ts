@@ -54,8 +54,12 @@ describe('replaying a recorded journal in the page', () => {
     const approval = first.steps.find((s) => s.recorded.input.type === 'approval.needed')!;
     expect(approval.after).toBe('tools.awaitingApproval');
 
-    expect(first.batches.map((b) => b.calls.map((c) => c.name))).toEqual([['read_note', 'read_note'], ['write_note']]);
-    expect(first.batches[0]!.calls.every((c) => toolRun(first, c.id)?.outcome !== undefined)).toBe(true);
+    // The write asked for approval in its first batch, and ran in the batch after the decision.
+    expect(first.batches.map((b) => b.calls.map((c) => c.name))).toEqual([['read_note', 'read_note'], ['write_note'], ['write_note']]);
+    expect(first.batches[0]!.calls.every((c) => toolRun(first, c.id, first.batches[0]!.id)?.outcome !== undefined)).toBe(true);
+    const write = first.batches[1]!.calls[0]!.id;
+    expect(toolRun(first, write, first.batches[1]!.id)).toBeUndefined();
+    expect(toolRun(first, write, first.batches[2]!.id)?.outcome?.isError).toBe(false);
     expect(first.calls).toHaveLength(4);
     expect(first.calls.every((c) => c.answer?.kind === 'done' && c.answer.usage !== undefined)).toBe(true);
     expect(first.calls[1]!.messages.length).toBeGreaterThan(first.calls[0]!.messages.length);

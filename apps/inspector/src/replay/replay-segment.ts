@@ -52,9 +52,14 @@ export interface ToolBatch {
   calls: Array<{ id: string; name: string; args: unknown }>;
 }
 
-/** How a tool call ran, as the journal says so far (a live journal adds its start and finish later). */
-export function toolRun(replay: SegmentReplay, toolCallId: string): ToolRun | undefined {
-  return replay.segment.tools.get(toolCallId);
+/**
+ * How a tool call ran in a batch, as the journal says so far (a live journal adds its start and
+ * finish later). Undefined when it did not run in that batch: a batch that asked for approval
+ * runs its calls under the next batch id.
+ */
+export function toolRun(replay: SegmentReplay, toolCallId: string, batchId?: string): ToolRun | undefined {
+  const run = replay.segment.tools.get(toolCallId);
+  return batchId === undefined || run?.batchId === batchId ? run : undefined;
 }
 
 export interface SegmentReplay {
@@ -175,11 +180,8 @@ function noteEffects(replay: SegmentReplay, done: ReplayedStep, open: Map<string
       replay.calls.push(call);
       open.set(call.id, call);
     } else if (effect.type === 'run_tools') {
-      const id = effectId(effect);
-      // After an approval the batch is listed again: one batch, one row.
-      if (replay.batches.some((b) => b.id === id)) continue;
       replay.batches.push({
-        id,
+        id: effectId(effect),
         step: done.index,
         calls: effect.calls.map((c) => ({ id: c.id, name: c.name, args: c.args })),
       });
