@@ -4,6 +4,7 @@
  * opened from file://. Every page must load without an error and without a request leaving
  * 127.0.0.1. Screenshots go to apps/inspector/.screenshots (or TILLER_SCREENSHOTS).
  */
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +26,7 @@ const servers: InspectorServer[] = [];
 const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`the browser tests drive Debian's chromium at ${CHROMIUM}: apt-get install -y chromium (.ci/run does)`);
   await buildPage();
   dir = await mkdtemp(join(tmpdir(), 'tiller-inspector-browser-'));
   recorded = await recordNotebookSession(join(dir, 'recorded'));
@@ -201,7 +203,7 @@ describe('the inspector page', { timeout: 60_000 }, () => {
     expect(problems).toEqual([]);
   });
 
-  it('opens picked files and ?journal=URL, and marks where a tampered journal departs from the recording', async () => {
+  it('opens ?journal=URL, picked files and dropped files, and marks where a tampered journal departs from the recording', async () => {
     const server = await serve({ file: recorded.sessionFile });
     const { page, problems } = await openPage();
     await page.goto(`${server.url}?journal=/journal&session=/session`);
@@ -222,6 +224,19 @@ describe('the inspector page', { timeout: 60_000 }, () => {
     expect(await page.textContent('#verdict')).toBe(`replay differs from the recording at input #${positionOf('llm.done')}`);
     await goTo(page, positionOf('llm.done'));
     expect(await page.$eval('#timeline .row.selected', (r) => r.className)).toMatch(/diverged/);
+
+    // Dropping the recorded files on the page opens them in place of the tampered one.
+    const session = await readFile(recorded.sessionFile, 'utf8');
+    await page.evaluate(
+      ([journal, sessionFile]) => {
+        const files = new DataTransfer();
+        files.items.add(new File([journal!], 'notebook.journal.jsonl'));
+        files.items.add(new File([sessionFile!], 'notebook.jsonl'));
+        window.dispatchEvent(new DragEvent('drop', { dataTransfer: files, bubbles: true, cancelable: true }));
+      },
+      [journalText, session],
+    );
+    await page.waitForFunction(() => document.getElementById('verdict')?.textContent === 'replay matches the recording (3 inputs)');
     expect(problems).toEqual([]);
   });
 });
