@@ -34,14 +34,19 @@ export function mountGauge(onDetail: (title: string, body: unknown, render?: (in
 
   const reported = (c: ModelCall) => (c.answer?.usage ? c.answer.usage.input + c.answer.usage.cacheRead : undefined);
   let scale = 1;
+  const mark = (i: number, row: HTMLElement) => {
+    const item = items[i]!;
+    const step = item.kind === 'call' ? item.call.step : item.mark.step;
+    row.classList.toggle('future', step + 1 > position);
+    if (item.kind === 'call') row.classList.toggle('current', item.call.id === current);
+  };
   const list = virtualList(host, (i) => {
     const item = items[i]!;
     if (item.kind === 'compaction') {
-      const { mark } = item;
       return el(
         'div',
-        { class: `gauge-compaction${mark.step + 1 > position ? ' future' : ''}`, 'data-step': String(mark.step + 1) },
-        `⇣ compacted (${mark.strategy ?? '?'}): ${formatTokens(mark.tokensBefore)} → ${formatTokens(mark.tokensAfter)} tokens`,
+        { class: `gauge-compaction${item.mark.step + 1 > position ? ' future' : ''}`, 'data-step': String(item.mark.step + 1) },
+        `⇣ compacted (${item.mark.strategy ?? '?'}): ${formatTokens(item.mark.tokensBefore)} → ${formatTokens(item.mark.tokensAfter)} tokens`,
       );
     }
     const { call, n } = item;
@@ -69,7 +74,7 @@ export function mountGauge(onDetail: (title: string, body: unknown, render?: (in
       onDetail(`call ${n}: the ${call.messages.length} messages sent`, null, (into) => renderCall(into, call, previous));
     });
     return row;
-  });
+  }, mark);
 
   const layout = () => {
     list.reset();

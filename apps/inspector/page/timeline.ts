@@ -37,7 +37,11 @@ export function mountTimeline(onSelect: (position: number) => void, onDetail: (t
   /** The step whose input answered a batch (its results, or a request for approval). */
   const batchDone = new Map<string, ReplayedStep>();
 
-  const list = virtualList(host, (i) => row(shapes[i]!, i));
+  const list = virtualList(
+    host,
+    (i) => row(shapes[i]!, i),
+    (i, node) => node.classList.toggle('selected', i + 1 === selected),
+  );
   const layout = () => {
     if (!replay) return;
     for (const batch of replay.batches) batchByStep.set(batch.step, batch);
@@ -146,7 +150,7 @@ export function mountTimeline(onSelect: (position: number) => void, onDetail: (t
     },
     refresh() {
       layout();
-      list.redraw();
+      list.rerender();
     },
   };
 }

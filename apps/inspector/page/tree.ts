@@ -28,20 +28,25 @@ export function mountTree(onDetail: (title: string, body: unknown) => void): Tre
   let appended = new Set<string>();
 
   const lastSnapshot = () => (replay ? (replay.steps.at(-1)?.snapshot ?? replay.initial) : null);
+  const onPath = (entry: Entry) => {
+    const index = pathIndex.get(entry.id);
+    return index !== undefined && index < pathLength;
+  };
+  const mark = (i: number, row: HTMLElement) => {
+    const { entry } = rows[i]!;
+    row.classList.toggle('on-path', onPath(entry));
+    row.classList.toggle('appended', appended.has(entry.id));
+  };
   const list = virtualList(host, (i) => {
     const { entry, depth, fork } = rows[i]!;
-    const index = pathIndex.get(entry.id);
-    const classes = [`entry kind-${entry.kind}`];
-    if (fork) classes.push('fork');
-    if (index !== undefined && index < pathLength) classes.push('on-path');
-    if (appended.has(entry.id)) classes.push('appended');
-    const row = el('div', { class: classes.join(' '), 'data-entry': entry.id, style: `padding-left:${depth * 14 + 4}px` });
+    const row = el('div', { class: `entry kind-${entry.kind}${fork ? ' fork' : ''}`, 'data-entry': entry.id, style: `padding-left:${depth * 14 + 4}px` });
+    mark(i, row);
     row.append(el('span', { class: 'entry-kind' }, kindLabel(entry)), el('span', { class: 'entry-text' }, describe(entry)));
     const label = session?.labels.get(entry.id);
     if (label) row.append(el('span', { class: 'label' }, label));
     row.addEventListener('click', () => onDetail(`entry ${entry.id}`, entry));
     return row;
-  });
+  }, mark);
 
   const entriesNow = (): Entry[] => {
     const final = lastSnapshot()?.context.entries.toArray() ?? [];

@@ -18,11 +18,18 @@ export interface VirtualList {
   reset(): void;
   readonly count: number;
   redraw(): void;
+  /** Makes every row in view anew (its content changed: a live journal timed a tool). */
+  rerender(): void;
   /** Scrolls just enough to show row `index`. */
   reveal(index: number): void;
 }
 
-export function virtualList(host: HTMLElement, render: (index: number) => HTMLElement): VirtualList {
+/**
+ * `render` makes a row; `update`, when given, brings a row drawn before up to date (its classes)
+ * so a step that does not scroll changes only what changed. Without `update`, rows are made anew
+ * at every redraw.
+ */
+export function virtualList(host: HTMLElement, render: (index: number) => HTMLElement, update?: (index: number, row: HTMLElement) => void): VirtualList {
   const spacer = el('div', { class: 'spacer' });
   const layer = el('div', { class: 'rows' });
   spacer.append(layer);
@@ -32,6 +39,7 @@ export function virtualList(host: HTMLElement, render: (index: number) => HTMLEl
   let top = 0;
   let height = host.clientHeight;
   let pendingScroll: number | null = null;
+  let drawn = new Map<number, HTMLElement>();
   new ResizeObserver(([entry]) => {
     height = entry?.contentRect.height ?? height;
     draw();
@@ -50,15 +58,24 @@ export function virtualList(host: HTMLElement, render: (index: number) => HTMLEl
   };
   const draw = () => {
     const bottom = top + height;
-    const rows: HTMLElement[] = [];
+    const next = new Map<number, HTMLElement>();
     for (let i = firstAt(top); i < count() && offsets[i]! < bottom + 40; i++) {
+      const kept = update ? drawn.get(i) : undefined;
+      if (kept) {
+        update!(i, kept);
+        next.set(i, kept);
+        continue;
+      }
       const row = render(i);
       row.style.position = 'absolute';
       row.style.top = `${offsets[i]}px`;
       row.style.height = `${offsets[i + 1]! - offsets[i]!}px`;
-      rows.push(row);
+      next.set(i, row);
+      layer.append(row);
     }
-    layer.replaceChildren(...rows);
+    // Rows are placed absolutely: their order in the layer does not matter.
+    for (const [i, row] of drawn) if (next.get(i) !== row) row.remove();
+    drawn = next;
   };
   host.addEventListener('scroll', () => {
     if (pendingScroll !== null || host.scrollTop === top) return;
@@ -92,11 +109,17 @@ export function virtualList(host: HTMLElement, render: (index: number) => HTMLEl
       spacer.style.height = '0px';
       scrollTo(0);
       layer.replaceChildren();
+      drawn = new Map();
     },
     get count() {
       return count();
     },
     redraw: draw,
+    rerender() {
+      for (const row of drawn.values()) row.remove();
+      drawn = new Map();
+      draw();
+    },
     reveal(index) {
       const rowTop = offsets[index];
       const rowBottom = offsets[index + 1];

@@ -30,6 +30,7 @@ async function measure(page: Page, url: string, label: string): Promise<void> {
     const slider = document.getElementById('slider');
     const max = Number(slider.max);
     const times = [];
+    const scripts = [];
     let seed = 7;
     for (let i = 0; i < 200; i++) {
       seed = (seed * 1103515245 + 12345) % 2147483648;
@@ -39,16 +40,19 @@ async function measure(page: Page, url: string, label: string): Promise<void> {
       slider.value = String(target);
       slider.dispatchEvent(new Event('input'));
       await new Promise((resolve) => requestAnimationFrame(resolve));
+      scripts.push(Number(document.body.dataset.stepMs));
       times.push(performance.now() - t0);
     }
-    return { max, times };
-  })()`)) as { max: number; times: number[] };
-  const sorted = [...steps.times].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-  console.log(
-    `${label.padEnd(28)} inputs ${String(steps.max).padStart(5)}  load ${Math.min(...loads)} ms (of ${loads.join(', ')})  ` +
-      `step median ${at(0.5).toFixed(1)} ms, p95 ${at(0.95).toFixed(1)} ms, worst ${sorted.at(-1)!.toFixed(1)} ms`,
-  );
+    return { max, times, scripts };
+  })()`)) as { max: number; times: number[]; scripts: number[] };
+  const quantiles = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(1);
+    return `median ${at(0.5)} ms, p95 ${at(0.95)} ms, worst ${sorted.at(-1)!.toFixed(1)} ms`;
+  };
+  console.log(`${label.padEnd(28)} inputs ${steps.max}  load ${Math.min(...loads)} ms (of ${loads.join(', ')})`);
+  console.log(`${''.padEnd(28)} step to the next frame: ${quantiles(steps.times)}`);
+  console.log(`${''.padEnd(28)} of which the page's script: ${quantiles(steps.scripts)}`);
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'tiller-inspector-bench-'));
