@@ -1,9 +1,10 @@
 /**
  * The one place that knows the journal's line format (written by @tiller/shell's
  * journal-format.ts). It runs in the browser, so it depends on nothing but @tiller/core; when the
- * format changes, this file changes. Versions 1 and 2 are read: version 2 names every effect id
- * and answer id `id`, adds the model and its context window to the header, and times to the tool
- * start and finish lines.
+ * format changes, this file changes. Versions 1 to 3 are read: 2 names every effect id and answer
+ * id `id`; 3 adds the model and its context window to the header, times to the tool lines, a hash
+ * of each input's effects, and keeps a tool's output once, in its `tool.finished` line (the
+ * `tools.done` input names it as `{toolCallId, recorded: true}`, put back here).
  */
 import type { Effect, ToolOutcome } from '@tiller/core';
 
@@ -27,6 +28,8 @@ export interface RecordedInput {
   line: number;
   input: { type: string; at?: string; [key: string]: unknown };
   effects: string[];
+  /** From version 3: a hash of the effects' whole content (see effects-hash.ts). */
+  hash: string | undefined;
 }
 
 /** A tool call as the journal saw it run. */
@@ -60,7 +63,7 @@ export interface ParsedJournal {
 }
 
 export const JOURNAL_FORMAT = 'tiller.journal';
-export const READABLE_VERSIONS: ReadonlySet<number> = new Set([1, 2]);
+export const READABLE_VERSIONS: ReadonlySet<number> = new Set([1, 2, 3]);
 
 export function emptyJournal(): ParsedJournal {
   return { segments: [], problems: [], lines: 0 };
@@ -118,7 +121,9 @@ export function appendJournalLine(journal: ParsedJournal, text: string, options:
       if (typeof value.seq !== 'number') return problem('"seq" is not a number');
       if (!input || typeof input.type !== 'string') return problem('"input" has no "type"');
       const effects = Array.isArray(value.effects) ? value.effects.filter((e): e is string => typeof e === 'string') : [];
-      segment.inputs.push({ seq: value.seq, line, input, effects });
+      const missing = putBackRecordedResults(input, segment);
+      if (missing.length > 0) problem(`the results of ${missing.map((id) => `"${id}"`).join(', ')} refer to tool.finished lines the segment does not have`);
+      segment.inputs.push({ seq: value.seq, line, input, effects, hash: typeof value.hash === 'string' ? value.hash : undefined });
       return segment;
     }
     case 'tool.started':
@@ -141,16 +146,37 @@ export function appendJournalLine(journal: ParsedJournal, text: string, options:
   }
 }
 
+/**
+ * A `tools.done` input names each result the file keeps once as `{toolCallId, recorded: true}`:
+ * put the outcome back from the call's `tool.finished` line (same batch). Returns the calls whose
+ * line is missing.
+ */
+function putBackRecordedResults(input: RecordedInput['input'], segment: JournalSegment): string[] {
+  if (input.type !== 'tools.done' || !Array.isArray(input.results)) return [];
+  const batchId = inputAnswerId(input);
+  const missing: string[] = [];
+  input.results = input.results.map((result: { toolCallId?: unknown; recorded?: unknown }) => {
+    if (result?.recorded !== true || typeof result.toolCallId !== 'string') return result;
+    const run = segment.tools.get(result.toolCallId);
+    if (run?.outcome && run.batchId === batchId) return run.outcome;
+    missing.push(result.toolCallId);
+    return result;
+  });
+  return missing;
+}
+
 function headerOf(value: Record<string, unknown>): SegmentHeader {
   const number = (v: unknown) => (typeof v === 'number' ? v : undefined);
+  // Version 3: `model: {id, contextWindow}`; earlier drafts named them at the top level.
+  const model = typeof value.model === 'object' && value.model !== null ? (value.model as { id?: unknown; contextWindow?: unknown }) : undefined;
   return {
     version: value.version as number,
     maxIterations: number(value.maxIterations) ?? 25,
     baseLeafId: typeof value.baseLeafId === 'string' ? value.baseLeafId : null,
     baseSize: number(value.baseSize) ?? 0,
     createdAt: typeof value.createdAt === 'string' ? value.createdAt : '',
-    model: typeof value.model === 'string' ? value.model : typeof value.modelId === 'string' ? value.modelId : undefined,
-    contextWindow: number(value.contextWindow),
+    model: typeof model?.id === 'string' ? model.id : typeof value.model === 'string' ? value.model : undefined,
+    contextWindow: number(model?.contextWindow) ?? number(value.contextWindow),
     reserveTokens: number(value.reserveTokens),
   };
 }

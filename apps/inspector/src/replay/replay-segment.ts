@@ -5,6 +5,7 @@
  */
 import { type Effect, type Entry, type Message, type TurnSnapshot, type Usage, start, step } from '@tiller/core';
 import { effectDigest, effectId, inputAnswerId, type JournalSegment, type RecordedInput, type ToolRun } from '../journal/read-journal.js';
+import { effectsHash } from '../journal/effects-hash.js';
 import { estimateTokens } from './estimate-tokens.js';
 import { statePath } from './state-path.js';
 
@@ -102,7 +103,10 @@ export function extendReplay(replay: SegmentReplay): number {
     const before = statePath(snapshot.value);
     const result = step(snapshot, recorded.input);
     const digests = result.effects.map(effectDigest);
-    const diverged = digests.length !== recorded.effects.length || digests.some((d, i) => d !== recorded.effects[i]);
+    const diverged =
+      digests.length !== recorded.effects.length ||
+      digests.some((d, i) => d !== recorded.effects[i]) ||
+      (recorded.hash !== undefined && effectsHash(result.effects) !== recorded.hash);
     const after = statePath(result.snapshot.value);
     const appended = result.effects.flatMap((e) => (e.type === 'persist' ? e.entries.map((entry) => entry.id) : []));
     const done: ReplayedStep = {
