@@ -4,12 +4,11 @@
  * keyboard in four panes. A live journal arrives line by line over server-sent events.
  */
 import './style.css';
-import { appendJournalLine, emptyJournal, readJournal, type JournalSegment, type ParsedJournal } from '../src/journal/read-journal.js';
+import { appendJournalLine, effectId, emptyJournal, readJournal, type JournalSegment, type ParsedJournal } from '../src/journal/read-journal.js';
 import { isSessionText, readSession, type ParsedSession } from '../src/journal/read-session.js';
 import { segmentBase } from '../src/replay/segment-base.js';
 import { CONFIG_GLOBAL, type InspectorConfig } from '../src/page-config.js';
 import { extendReplay, inFlight, startReplay, toolRun, type SegmentReplay } from '../src/replay/replay-segment.js';
-import { effectId } from '../src/journal/read-journal.js';
 import { mountChart } from './chart.js';
 import { byId, el } from './dom.js';
 import { mountGauge } from './gauge.js';
@@ -141,7 +140,7 @@ function open(next: Loaded): void {
   segmentSelect.replaceChildren(
     ...next.journal.segments.map((s) => el('option', { value: String(s.index) }, `run ${s.index + 1} · ${s.header.createdAt.replace('T', ' ').slice(0, 19)}`)),
   );
-  byId('chart-pane').closest('body')!.classList.toggle('live', next.live);
+  document.body.classList.toggle('live', next.live);
   (follow.parentElement as HTMLElement).hidden = !next.live;
   selectSegment(Math.max(0, next.journal.segments.length - 1));
   document.body.dataset.ready = 'true';

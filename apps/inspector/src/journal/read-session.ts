@@ -71,15 +71,3 @@ export function readSession(text: string): ParsedSession {
   }
   return session;
 }
-
-/** The path from the root to `leafId`, oldest first. */
-export function pathTo(session: ParsedSession, leafId: string | null): Entry[] {
-  const path: Entry[] = [];
-  for (let id = leafId; id !== null; ) {
-    const entry = session.byId.get(id);
-    if (!entry) break;
-    path.push(entry);
-    id = entry.parentId;
-  }
-  return path.reverse();
-}

@@ -7,7 +7,7 @@ import { effectDigest as shellDigest, parseJournalLines, replayJournal } from '@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordNotebookSession, type RecordedFiles } from '../../scripts/make-journals.js';
 import { readJournal } from '../journal/read-journal.js';
-import { pathTo, readSession } from '../journal/read-session.js';
+import { readSession } from '../journal/read-session.js';
 import { inFlight, replaySegment, toolRun } from './replay-segment.js';
 import { segmentBase } from './segment-base.js';
 
@@ -33,7 +33,7 @@ describe('replaying a recorded journal in the page', () => {
     const session = readSession(sessionText);
 
     const last = journal.segments.at(-1)!;
-    const replay = replaySegment(last, pathTo(session, last.header.baseLeafId));
+    const replay = replaySegment(last, segmentBase(last, session, []));
     expect(replay.baseProblem).toBeNull();
     expect(replay.firstDivergence).toBeNull();
     const store = createSessionLog(await JsonlStore.open(files.sessionFile));
