@@ -226,6 +226,10 @@ async function followLive(eventsUrl: string, sessionUrl: string | undefined): Pr
 }
 
 slider.addEventListener('input', () => go(Number(slider.value)));
+byId('chart-size').addEventListener('click', (event) => {
+  const wide = document.body.classList.toggle('wide-chart');
+  (event.target as HTMLElement).textContent = wide ? 'narrower' : 'wider';
+});
 byId('prev').addEventListener('click', () => go(position - 1));
 byId('next').addEventListener('click', () => go(position + 1));
 segmentSelect.addEventListener('change', () => selectSegment(Number(segmentSelect.value)));

@@ -5,12 +5,12 @@
  * slider's input to the next frame), median, 95th percentile and worst. Goals: load under 2 s,
  * a step under 50 ms.
  *
- *   npx tsx apps/inspector/scripts/bench.ts [--rounds 1000]
+ *   npx tsx apps/inspector/scripts/bench.ts [--rounds 1000] [--screenshot]
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
 import { buildPage, serveInspector, writeInspectorHtml } from '../src/index.js';
 import { recordLongSession } from './make-journals.js';
@@ -66,6 +66,10 @@ try {
   const server = await serveInspector({ file: files.sessionFile, port: 0 });
   try {
     await measure(page, server.url, 'served (journal + session)');
+    if (process.argv.includes('--screenshot')) {
+      await page.keyboard.press('End');
+      await page.screenshot({ path: fileURLToPath(new URL('../.screenshots/inspector-long.png', import.meta.url)) });
+    }
   } finally {
     await server.close();
   }
