@@ -38,7 +38,8 @@ export default defineConfig({
   logLevel: 'warn',
   plugins: [singleFile()],
   build: {
-    outDir: fileURLToPath(new URL('./dist', import.meta.url)),
+    // Its own folder: a package build puts the compiled Node side in dist/ beside it.
+    outDir: fileURLToPath(new URL('./dist/page', import.meta.url)),
     emptyOutDir: true,
     assetsInlineLimit: Number.MAX_SAFE_INTEGER,
     cssCodeSplit: false,

@@ -213,7 +213,7 @@ describe('the inspector page', { timeout: 60_000 }, () => {
     // The model "answered" the first call without tool calls: the replay goes elsewhere from there.
     const tampered = journalText.replace(/"toolCall","id":"call-1-1"/, '"toolCall","id":"call-1-x"');
     expect(tampered).not.toBe(journalText);
-    await page.goto(pathToFileURL(fileURLToPath(new URL('../dist/index.html', import.meta.url))).href);
+    await page.goto(pathToFileURL(fileURLToPath(new URL('../dist/page/index.html', import.meta.url))).href);
     await page.waitForSelector('body[data-ready="empty"]');
     await page.setInputFiles('#file', [
       { name: 'notebook.journal.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(tampered) },

@@ -1,13 +1,25 @@
-import { access, readFile } from 'node:fs/promises';
+import { access, mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const APP_DIR = fileURLToPath(new URL('../../', import.meta.url));
-export const PAGE_FILE = fileURLToPath(new URL('../../dist/index.html', import.meta.url));
+export const PAGE_FILE = fileURLToPath(new URL('../../dist/page/index.html', import.meta.url));
 
-/** Builds the page (one HTML file with its script and styles inside) with Vite. */
+/**
+ * Builds the page (one HTML file with its script and styles inside) with Vite. It is built in a
+ * folder of its own and moved into place in one rename, so a reader never sees half a page, even
+ * while another build runs.
+ */
 export async function buildPage(): Promise<string> {
   const { build } = await import('vite');
-  await build({ configFile: `${APP_DIR}vite.config.ts`, logLevel: 'warn' });
+  const scratch = join(dirname(dirname(PAGE_FILE)), `.build-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  try {
+    await build({ configFile: join(APP_DIR, 'vite.config.ts'), logLevel: 'warn', build: { outDir: scratch, emptyOutDir: true } });
+    await mkdir(dirname(PAGE_FILE), { recursive: true });
+    await rename(join(scratch, 'index.html'), PAGE_FILE);
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
   return PAGE_FILE;
 }
 
