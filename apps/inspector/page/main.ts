@@ -133,12 +133,18 @@ function notify(): void {
   }
 }
 
+/** A run in the picker: its number, when it started, the model when the journal names it. */
+function segmentOption(segment: JournalSegment): HTMLOptionElement {
+  const { createdAt, model } = segment.header;
+  return el('option', { value: String(segment.index) }, `run ${segment.index + 1} · ${createdAt.replace('T', ' ').slice(0, 19)}${model ? ` · ${model}` : ''}`);
+}
+
 function open(next: Loaded): void {
   loaded = next;
   replays.clear();
   document.title = `${next.name} · Tiller inspector`;
   segmentSelect.replaceChildren(
-    ...next.journal.segments.map((s) => el('option', { value: String(s.index) }, `run ${s.index + 1} · ${s.header.createdAt.replace('T', ' ').slice(0, 19)}`)),
+    ...next.journal.segments.map(segmentOption),
   );
   document.body.classList.toggle('live', next.live);
   (follow.parentElement as HTMLElement).hidden = !next.live;
@@ -204,7 +210,7 @@ async function followLive(eventsUrl: string, sessionUrl: string | undefined): Pr
     appendJournalLine(loaded.journal, event.data);
     if (loaded.journal.segments.length !== before) {
       const s = loaded.journal.segments.at(-1)!;
-      segmentSelect.append(el('option', { value: String(s.index) }, `run ${s.index + 1} · ${s.header.createdAt.replace('T', ' ').slice(0, 19)}`));
+      segmentSelect.append(segmentOption(s));
       if (follow.checked) selectSegment(s.index);
     }
     if (pending) return;

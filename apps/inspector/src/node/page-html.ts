@@ -1,4 +1,4 @@
-import { access, mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -23,12 +23,36 @@ export async function buildPage(): Promise<string> {
   return PAGE_FILE;
 }
 
-/** The built page's HTML; built first when it is not there (a fresh checkout). */
-export async function pageHtml(): Promise<string> {
-  try {
-    await access(PAGE_FILE);
-  } catch {
-    await buildPage();
+/**
+ * What the page is built from, where the sources are at hand (a checkout of the repository):
+ * the page, the modules it shares with the Node side, and the core it replays with. A page older
+ * than any of them would replay with yesterday's core and report divergences that are not there.
+ */
+const SOURCES = ['page', 'src', '../../packages/core/src'].map((dir) => join(APP_DIR, dir));
+
+async function newestSource(): Promise<number> {
+  let newest = 0;
+  for (const dir of SOURCES) {
+    let names: string[];
+    try {
+      names = await readdir(dir, { recursive: true });
+    } catch {
+      continue; // an installed package ships no sources to compare
+    }
+    for (const name of names) {
+      if (name.endsWith('.test.ts')) continue;
+      newest = Math.max(newest, (await stat(join(dir, name))).mtimeMs);
+    }
   }
+  return newest;
+}
+
+/** The built page's HTML; built first when it is missing or older than its sources. */
+export async function pageHtml(): Promise<string> {
+  const built = await stat(PAGE_FILE).then(
+    (s) => s.mtimeMs,
+    () => null,
+  );
+  if (built === null || built < (await newestSource())) await buildPage();
   return readFile(PAGE_FILE, 'utf8');
 }
