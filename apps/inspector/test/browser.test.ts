@@ -121,6 +121,17 @@ describe('the inspector page', { timeout: 60_000 }, () => {
     // The edge from calling into the tools has been taken twice by now: drawn thicker than once.
     expect(await page.$eval('[id="edge:calling:llm.done:0"]', (g) => g.getAttribute('class'))).toMatch(/traced use-2/);
 
+    // The tree marks what a step appended: the batch's two tool results.
+    await goTo(page, positionOf('tools.done'));
+    expect(await page.$$eval('#tree .entry.appended .entry-kind', (e) => e.map((n) => n.textContent))).toEqual(['toolResult', 'toolResult']);
+    // The slider goes anywhere at once.
+    await page.$eval('#slider', (slider, to) => {
+      (slider as HTMLInputElement).value = String(to);
+      slider.dispatchEvent(new Event('input'));
+    }, approval);
+    expect(await page.evaluate(() => document.body.dataset.position)).toBe(String(approval));
+    expect(await litState(page)).toBe('state:tools.awaitingApproval');
+
     const followUp = positionOf('follow_up');
     await goTo(page, followUp);
     expect(await page.textContent('#chart-caption')).toMatch(/^follow_up stayed in steering: queued a follow-up: it joins the context at the next steering boundary$/);
