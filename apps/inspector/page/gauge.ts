@@ -147,6 +147,9 @@ function renderCall(into: HTMLElement, call: ModelCall, previous: ModelCall | un
     into.append(el('h3', {}, 'all messages sent'));
   }
   for (const m of call.messages) into.append(messageView(m, ''));
+  const raw = el('details', { class: 'raw' }, el('summary', {}, 'exactly as sent (JSON)'));
+  raw.append(el('pre', {}, JSON.stringify(call.messages, null, 2)));
+  into.append(raw);
 }
 
 function messageView(message: Message, change: string): HTMLElement {
