@@ -200,7 +200,14 @@ async function openFromQuery(journalUrl: string, sessionUrl: string | null): Pro
 
 /** Follows a journal as it is written: every line an event, resumed from the last id on reconnect. */
 async function followLive(eventsUrl: string, sessionUrl: string | undefined): Promise<void> {
-  const session = sessionUrl ? readSession(await fetchText(sessionUrl).catch(() => '')) : undefined;
+  // A live run may not have written its session file yet: the tree then grows from the replay.
+  const sessionText = sessionUrl ? await fetchText(sessionUrl).catch(() => undefined) : undefined;
+  let session: ParsedSession | undefined;
+  try {
+    session = sessionText ? readSession(sessionText) : undefined;
+  } catch {
+    session = undefined;
+  }
   open({ name: config.name ?? 'live journal', journal: emptyJournal(), session, live: true });
   const source = new EventSource(eventsUrl);
   let pending = false;

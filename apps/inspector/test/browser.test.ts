@@ -159,8 +159,8 @@ describe('the inspector page', { timeout: 60_000 }, () => {
   it('follows a live run to its end, showing the effect in flight', async () => {
     const liveDir = join(dir, 'live');
     const journal = join(liveDir, 'notebook.journal.jsonl');
-    // The journal does not exist yet: the server waits for it.
-    const server = await serve({ file: journal, follow: true });
+    // Neither the session file nor its journal exists yet: the server waits for the journal.
+    const server = await serve({ file: join(liveDir, 'notebook.jsonl'), follow: true });
     const { page, problems } = await openPage();
     await page.goto(server.url);
     await ready(page);

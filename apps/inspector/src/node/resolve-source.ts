@@ -28,13 +28,18 @@ async function firstLine(path: string): Promise<string> {
 
 /**
  * A session file (its journal is beside it: `chat.jsonl` -> `chat.journal.jsonl`) or a journal
- * (its session, when beside it, is found the same way back). With `waitForJournal`, a journal
- * that does not exist yet is accepted: a live run is about to write it.
+ * (its session, when beside it, is found the same way back). With `waitForJournal`, a file
+ * that does not exist yet is accepted, as a journal or (a `.jsonl` name that is not
+ * `.journal.jsonl`) as a session file with its journal beside it: a live run is about to write it.
  */
 export async function resolveInspectorSource(file: string, options: { waitForJournal?: boolean } = {}): Promise<InspectorSource> {
   const path = resolve(file);
   if (!(await exists(path))) {
-    if (options.waitForJournal) return { journal: path, session: undefined, name: basename(path) };
+    if (options.waitForJournal) {
+      // Not written yet: the name says which it will be.
+      const isSession = path.endsWith('.jsonl') && !path.endsWith('.journal.jsonl');
+      return { journal: isSession ? journalPathFor(path) : path, session: isSession ? path : undefined, name: basename(path) };
+    }
     throw new InspectorSourceError(`${file}: no such file (give a journal, or a session file with its journal beside it)`);
   }
   let kind: unknown;

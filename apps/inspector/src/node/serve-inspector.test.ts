@@ -34,6 +34,19 @@ describe('resolveInspectorSource', () => {
     expect(await resolveInspectorSource(files.journalFile)).toEqual({ journal: files.journalFile, session: files.sessionFile, name: 'notebook.journal.jsonl' });
   });
 
+  it('takes a file a live run has not written yet as what its name says', async () => {
+    expect(await resolveInspectorSource(join(dir, 'later.jsonl'), { waitForJournal: true })).toEqual({
+      journal: join(dir, 'later.journal.jsonl'),
+      session: join(dir, 'later.jsonl'),
+      name: 'later.jsonl',
+    });
+    expect(await resolveInspectorSource(join(dir, 'later.journal.jsonl'), { waitForJournal: true })).toEqual({
+      journal: join(dir, 'later.journal.jsonl'),
+      session: undefined,
+      name: 'later.journal.jsonl',
+    });
+  });
+
   it('says what a file is not', async () => {
     const junk = join(dir, 'junk.jsonl');
     await writeFile(junk, 'hello\n');

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -42,9 +43,11 @@ export async function serveInspector(options: ServeInspectorOptions): Promise<In
   const streams = new Set<AbortController>();
   let port = 0;
 
+  // A live run's session file may not be there yet: then the page grows its tree from the replay.
+  const session = source.session && existsSync(source.session) ? { sessionUrl: '/session' } : {};
   const config: InspectorConfig = options.follow
-    ? { name: source.name, eventsUrl: '/events', ...(source.session ? { sessionUrl: '/session' } : {}) }
-    : { name: source.name, journalUrl: '/journal', ...(source.session ? { sessionUrl: '/session' } : {}) };
+    ? { name: source.name, eventsUrl: '/events', ...session }
+    : { name: source.name, journalUrl: '/journal', ...session };
   const page = withConfig(html, config);
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
