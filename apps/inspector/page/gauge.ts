@@ -139,16 +139,17 @@ export function mountGauge(onDetail: (title: string, body: unknown, render?: (in
 
 function renderCall(into: HTMLElement, call: ModelCall, previous: ModelCall | undefined): void {
   into.replaceChildren();
+  const messages = call.messages.toArray();
   if (previous) {
-    const diff = diffCalls(previous.messages, call.messages);
+    const diff = diffCalls(previous.messages.toArray(), messages);
     into.append(el('div', { class: 'diff-summary' }, `since the call before: ${diff.kept} kept, ${diff.removed.length} removed, ${diff.added.length} added`));
     for (const m of diff.removed) into.append(messageView(m, 'removed'));
     for (const m of diff.added) into.append(messageView(m, 'added'));
     into.append(el('h3', {}, 'all messages sent'));
   }
-  for (const m of call.messages) into.append(messageView(m, ''));
+  for (const m of messages) into.append(messageView(m, ''));
   const raw = el('details', { class: 'raw' }, el('summary', {}, 'exactly as sent (JSON)'));
-  raw.append(el('pre', {}, JSON.stringify(call.messages, null, 2)));
+  raw.append(el('pre', {}, JSON.stringify(messages, null, 2)));
   into.append(raw);
 }
 

@@ -6,13 +6,24 @@ import type { Message } from '@tiller/core';
  * it is an estimate wherever it shows one; the provider's figure, when there is one, is the truth.
  */
 export function estimateTokens(messages: Iterable<Message>): number {
+  let total = 0;
+  for (const message of messages) total += messageTokens(message);
+  return Math.ceil(total);
+}
+
+/**
+ * Messages are shared between the contexts of successive calls, so each is counted once: a run
+ * of n calls costs n sums of cached numbers, not n passes over all the text.
+ */
+const counted = new WeakMap<Message, number>();
+
+function messageTokens(message: Message): number {
+  const known = counted.get(message);
+  if (known !== undefined) return known;
   let chars = 0;
   let images = 0;
-  for (const message of messages) {
-    if (typeof message.content === 'string') {
-      chars += message.content.length;
-      continue;
-    }
+  if (typeof message.content === 'string') chars = message.content.length;
+  else {
     for (const part of message.content) {
       switch (part.type) {
         case 'text':
@@ -31,5 +42,7 @@ export function estimateTokens(messages: Iterable<Message>): number {
       }
     }
   }
-  return Math.ceil(chars / 4) + images * 1_200;
+  const tokens = chars / 4 + images * 1_200;
+  counted.set(message, tokens);
+  return tokens;
 }

@@ -63,6 +63,13 @@ describe('replaying a recorded journal in the page', () => {
     expect(first.calls).toHaveLength(4);
     expect(first.calls.every((c) => c.answer?.kind === 'done' && c.answer.usage !== undefined)).toBe(true);
     expect(first.calls[1]!.messages.length).toBeGreaterThan(first.calls[0]!.messages.length);
+    // A call keeps the view it was sent (shared, not copied): after the whole replay it still holds
+    // what the recording says it was sent, the compaction between calls 2 and 3 notwithstanding.
+    for (const call of first.calls) {
+      const recorded = first.steps[call.step]!.recorded.effects.find((d) => d.startsWith(`call_llm ${call.id} `))!;
+      expect(`call_llm ${call.id} ${call.messages.toArray().length} messages`).toBe(recorded);
+    }
+    expect(first.calls[2]!.messages.length).toBeLessThan(first.calls[1]!.messages.length);
     const compacted = first.compactions.filter((c) => c.compacted);
     expect(compacted).toHaveLength(1);
     expect(compacted[0]!.tokensBefore).toBeGreaterThan(compacted[0]!.tokensAfter!);

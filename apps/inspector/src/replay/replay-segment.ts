@@ -3,7 +3,7 @@
  * did: the state it led to, its effects, whether they match the recording, the entries it
  * appended. No model and no tool runs: the recorded answers are the inputs.
  */
-import { type Effect, type Entry, type Message, type TurnSnapshot, type Usage, start, step } from '@tiller/core';
+import { type Effect, type Entry, type MessageList, type TurnSnapshot, type Usage, start, step } from '@tiller/core';
 import { effectDigest, effectId, inputAnswerId, type JournalSegment, type RecordedInput, type ToolRun } from '../journal/read-journal.js';
 import { effectsHash } from '../journal/effects-hash.js';
 import { estimateTokens } from './estimate-tokens.js';
@@ -30,7 +30,8 @@ export interface ModelCall {
   id: string;
   /** The step whose effects asked for the call. */
   step: number;
-  messages: readonly Message[];
+  /** The core's view, shared with the snapshots, not copied: `toArray()` when they are shown. */
+  messages: MessageList;
   final: boolean;
   estimatedTokens: number;
   /** The step that answered it, with what the provider reported; null while in flight. */
@@ -179,7 +180,7 @@ function noteEffects(replay: SegmentReplay, done: ReplayedStep, open: Map<string
   }
   for (const effect of done.effects) {
     if (effect.type === 'call_llm') {
-      const messages = effect.context.toArray();
+      const messages = effect.context;
       const call: ModelCall = { id: effectId(effect), step: done.index, messages, final: effect.final, estimatedTokens: estimateTokens(messages), answer: null };
       replay.calls.push(call);
       open.set(call.id, call);
