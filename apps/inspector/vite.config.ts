@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type Plugin } from 'vite';
+import { defaultClientConditions, defineConfig, type Plugin } from 'vite';
 
 /**
  * The page is built into one HTML file with its script and styles inside, so the same file is
@@ -37,6 +37,8 @@ export default defineConfig({
   base: './',
   logLevel: 'warn',
   plugins: [singleFile()],
+  // The page bundles @tiller/core from its sources, as everything in the workspace runs it (docs/packages.md).
+  resolve: { conditions: ['@tiller/source', ...defaultClientConditions] },
   build: {
     // Its own folder: a package build puts the compiled Node side in dist/ beside it.
     outDir: fileURLToPath(new URL('./dist/page', import.meta.url)),

@@ -107,6 +107,9 @@ describe('the inspector page', { timeout: 60_000 }, () => {
     const inputs = readJournal(journalText).segments[0]!.inputs.length;
     expect(await page.textContent('#verdict')).toBe(`replay matches the recording (${inputs} inputs)`);
 
+    // The journal names the model and its window; the gauge is drawn against it.
+    expect(await page.textContent('#gauge .gauge-legend')).toMatch(/^window 2,000 tokens \(scripted\/notes\), reserve not recorded/);
+
     await goTo(page, 1);
     expect(await litState(page)).toBe('state:steering');
     expect(await selectedRow(page)).toBe('turn.start');
@@ -121,6 +124,12 @@ describe('the inspector page', { timeout: 60_000 }, () => {
     // The edge from calling into the tools has been taken twice by now: drawn thicker than once.
     expect(await page.$eval('[id="edge:calling:llm.done:0"]', (g) => g.getAttribute('class'))).toMatch(/traced use-2/);
 
+    // Each tool call of a batch under its row, with the time the journal gave it.
+    await goTo(page, positionOf('llm.done'));
+    expect(await page.$$eval('#timeline .row.selected .line.tool', (lines) => lines.map((l) => l.textContent))).toEqual([
+      expect.stringMatching(/^↳ read_note\{"title":"groceries"\}\d+ ms$/),
+      expect.stringMatching(/^↳ read_note\{"title":"todo"\}\d+ ms$/),
+    ]);
     // The tree marks what a step appended: the batch's two tool results.
     await goTo(page, positionOf('tools.done'));
     expect(await page.$$eval('#tree .entry.appended .entry-kind', (e) => e.map((n) => n.textContent))).toEqual(['toolResult', 'toolResult']);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { recordNotebookSession } from '../scripts/make-journals.js';
 import { edgeFor, edgesOfSvg } from '../src/chart/chart-edges.js';
-import { renderTurnChart } from '../src/chart/turn-chart.js';
+import { renderTurnChart } from '../scripts/turn-chart.js';
 import { readJournal } from '../src/journal/read-journal.js';
 import { replaySegment } from '../src/replay/replay-segment.js';
 

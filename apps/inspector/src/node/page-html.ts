@@ -32,6 +32,8 @@ const SOURCES = ['page', 'src', '../../packages/core/src'].map((dir) => join(APP
 
 async function newestSource(): Promise<number> {
   let newest = 0;
+  // An installed package ships the built page and not its sources: nothing to compare.
+  if (!(await stat(SOURCES[0]!).then(() => true, () => false))) return 0;
   for (const dir of SOURCES) {
     let names: string[];
     try {

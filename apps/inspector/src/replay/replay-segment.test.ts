@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serializeSnapshot } from '@tiller/core';
 import { createSessionLog, JsonlStore } from '@tiller/session';
-import { effectDigest as shellDigest, parseJournalLines, replayJournal } from '@tiller/shell';
+import { parseJournalLines, replayJournal } from '@tiller/shell';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordNotebookSession, type RecordedFiles } from '../../scripts/make-journals.js';
 import { readJournal } from '../journal/read-journal.js';
@@ -40,8 +40,13 @@ describe('replaying a recorded journal in the page', () => {
     const reference = replayJournal(lines, { session: store });
     await store.close();
     expect(serializeSnapshot(replay.steps.at(-1)!.snapshot)).toBe(serializeSnapshot(reference.snapshot));
-    // The page's digest is the shell's, effect for effect.
-    expect(replay.steps.flatMap((s) => s.effects).map(shellDigest)).toEqual(replay.steps.flatMap((s) => s.digests));
+    // The page's digests and hashes are the shell's: every recorded one, of every input, is reproduced.
+    expect(journal.segments.flatMap((s) => s.inputs).every((i) => i.hash !== undefined)).toBe(true);
+    for (const segment of journal.segments) {
+      const all = replaySegment(segment, segmentBase(segment, session, []));
+      expect(all.firstDivergence).toBeNull();
+      expect(all.steps.map((s) => s.digests)).toEqual(segment.inputs.map((i) => i.effects));
+    }
   });
 
   it('says what each step did: states, queued messages, tool runs, calls with their usage, the compaction', () => {
@@ -85,6 +90,14 @@ describe('replaying a recorded journal in the page', () => {
     const replay = replaySegment(journal.segments[0]!, []);
     expect(replay.firstDivergence).not.toBeNull();
     expect(replay.steps[replay.firstDivergence!]!.recorded.input.type).toBe('llm.done');
+
+    // A change the digests do not show (only ids and counts) but the hash of the effects does.
+    const reworded = readJournal(journalText);
+    const start = reworded.segments[0]!.inputs[0]!;
+    start.input = { ...start.input, message: { role: 'user', content: 'Something else entirely.' } };
+    const rewordedReplay = replaySegment(reworded.segments[0]!, []);
+    expect(rewordedReplay.steps[0]!.digests).toEqual(start.effects);
+    expect(rewordedReplay.firstDivergence).toBe(0);
 
     const [one, two] = readJournal(journalText).segments;
     const second = replaySegment(two!, []);
