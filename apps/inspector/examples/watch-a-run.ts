@@ -2,7 +2,7 @@
  * A host app that lets its user watch a turn: the inspector follows the run's journal while the
  * agent writes it, then a self-contained HTML copy is written to share.
  *
- *   npx tsx apps/inspector/examples/watch-a-run.ts [--keep]
+ *   pnpm exec tsx --conditions=@tiller/source apps/inspector/examples/watch-a-run.ts [--keep]
  *
  * With --keep the page stays served until Ctrl-C; open the URL it prints.
  */

@@ -5,7 +5,7 @@
  * slider's input to the next frame), median, 95th percentile and worst. Goals: load under 2 s,
  * a step under 50 ms.
  *
- *   npx tsx apps/inspector/scripts/bench.ts [--rounds 1000] [--screenshot]
+ *   pnpm --filter @tiller/inspector bench [--rounds 1000] [--screenshot]
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -3,7 +3,7 @@
  * inspector's tests, its benchmark and its screenshots. Nothing here is written by hand: every
  * line comes from `createAgent` over a JSONL session with its journal beside it.
  *
- * Run `npx tsx apps/inspector/scripts/make-journals.ts [folder]` to write them to a folder.
+ * Run `pnpm --filter @tiller/inspector fixtures [folder]` to write them to a folder.
  */
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
