@@ -31,7 +31,7 @@ export async function watchARun(options: { dir: string; log?: (line: string) => 
     input: z.object({}),
     execute: () => new Date().toISOString(),
   });
-  const session = createSessionLog(await JsonlStore.open(sessionFile));
+  const session = createSessionLog(await JsonlStore.open(sessionFile, { create: true }));
   const agent = createAgent({
     model: scriptedModel([{ toolCalls: [{ name: 'clock' }], delayMs: 300 }, { text: 'It is now, give or take.', delayMs: 300 }], {
       id: 'scripted/clock',

@@ -63,7 +63,7 @@ function approveEverything(agent: Agent): void {
 async function openSession(dir: string, name: string): Promise<{ session: SessionLog; files: RecordedFiles }> {
   await mkdir(dir, { recursive: true });
   const sessionFile = join(dir, `${name}.jsonl`);
-  const session = createSessionLog(await JsonlStore.open(sessionFile));
+  const session = createSessionLog(await JsonlStore.open(sessionFile, { create: true }));
   return { session, files: { sessionFile, journalFile: journalPathFor(sessionFile) } };
 }
 
