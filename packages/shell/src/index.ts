@@ -17,3 +17,8 @@ export { classifyModelError, retryAfterMs } from './model/classify-model-error.j
 export { toModelMessages } from './model/to-model-messages.js';
 export { modelSummarizer } from './model/model-summarizer.js';
 export { resumeAgent, type ResumeOptions } from './agent/resume-agent.js';
+// The handlers of three effects, for engines that run them inside their own durable steps (@tiller/restate).
+export { runToolBatch, type ToolBatchOptions, type ToolBatchResult } from './tools/run-tool-batch.js';
+export { callModel, type CallModelDeps } from './agent/call-model.js';
+export { resolveCompaction, type CompactionDeps, type ResolvedCompaction } from './agent/resolve-compaction.js';
+export type { EventSink } from './agent/event-hub.js';

@@ -1,0 +1,178 @@
+import * as restate from '@restatedev/restate-sdk';
+import { createTokenLedger, NoOpCompactor } from '@tiller/compaction';
+import type { BlockingEffect, CallLlmEffect, Entry, MaybeCompactEffect, RequestApprovalEffect, ToolSpec, TurnEvent } from '@tiller/core';
+import { callModel, resolveCompaction, type EventSink, type Tool } from '@tiller/shell';
+import type { ApprovalWake, TurnEngine } from './drive-turn.js';
+import { runToolsDurably } from './durable-tools.js';
+import { answerId } from './effect-id.js';
+import { type InboxObject, messageSignal } from './inbox-object.js';
+import type { ResolvedDurableOptions } from './durable-options.js';
+import type { StateLog } from './state-log.js';
+import type { TurnMessage } from './turn-message.js';
+
+export interface RestateEngineInit {
+  ctx: restate.ObjectContext;
+  options: ResolvedDurableOptions;
+  log: StateLog;
+  inbox: InboxObject;
+  turnId: string;
+}
+
+export interface RestateEngine extends TurnEngine {
+  /** How many of the turn's inbox messages it has taken. */
+  readonly taken: number;
+}
+
+/** Events nobody listens to: model deltas are not journaled and not delivered. */
+const SILENT: EventSink = { listening: false, publish() {} };
+
+/**
+ * The driver's engine inside the session object's exclusive handler. Every piece of work is a
+ * journaled step (`ctx.run`), so a replay on another worker gets the same answers without doing
+ * the work again; messages are taken from the inbox object by number; abort is the invocation's
+ * cancellation.
+ */
+export function restateEngine(init: RestateEngineInit): RestateEngine {
+  const { ctx, options, log } = init;
+  const inbox = ctx.objectClient(init.inbox, ctx.key);
+  const controller = new AbortController();
+  const tools = new Map<string, Tool>(options.tools.map((t) => [t.name, t]));
+  const toolSpecs: ToolSpec[] = options.tools.map((t) => t.spec);
+  const promptTokens = Math.ceil(((options.systemPrompt?.length ?? 0) + JSON.stringify(toolSpecs).length) / 4);
+  let taken = 0;
+  let cancelled: unknown;
+  let seq = 0;
+  const timers = new Map<string, restate.RestatePromise<void>>();
+  // One handle per message number, made once: a wake by the timer leaves it for the next wait.
+  const signals = new Map<number, restate.RestatePromise<TurnMessage | undefined>>();
+
+  const isCancellation = (error: unknown) => error instanceof restate.CancelledError;
+  const noteCancelled = (error: unknown) => {
+    cancelled ??= error;
+    controller.abort(new Error('the turn was aborted'));
+  };
+  /** A step whose closure failed for good is the worker's fault, not the turn's: it ends the invocation with the reason. */
+  const afterWork = <T>(value: T): T => {
+    if (cancelled) throw cancelled;
+    return value;
+  };
+
+  const contextTokens = () => {
+    const estimate = createTokenLedger(log.entries).estimate();
+    return estimate.tokens + (estimate.anchored ? 0 : promptTokens);
+  };
+
+  const callLlm = (effect: CallLlmEffect) =>
+    ctx.run(
+      `model ${answerId(effect).callId}`,
+      async (): Promise<TurnEvent> => {
+        try {
+          return await callModel(effect, {
+            model: options.model,
+            toolSpecs,
+            systemPrompt: options.systemPrompt,
+            contextTokens,
+            limits: options.limits,
+            signal: controller.signal,
+            events: SILENT,
+          });
+        } catch (error) {
+          return { type: 'llm.failed', ...answerId(effect), at: new Date().toISOString(), error: { kind: 'fatal', message: (error as Error).message } } as TurnEvent;
+        }
+      },
+      { maxRetryAttempts: 3 },
+    );
+
+  const compact = async (effect: MaybeCompactEffect): Promise<TurnEvent> => {
+    const deps = {
+      compactor: options.compactor,
+      compactorOptions: options.compactorOptions,
+      path: log.entries,
+      get ledger() {
+        return createTokenLedger(log.entries);
+      },
+      modelId: options.model.id,
+      window: options.model.contextWindow,
+      promptTokens,
+      contextTokens,
+      hooks: options.hooks,
+      signal: controller.signal,
+      events: SILENT,
+    };
+    // The default compactor's answer is known without a step; only its time must replay the same.
+    if (options.compactor.maybeCompact === NoOpCompactor.maybeCompact) {
+      const { event } = await resolveCompaction(effect, deps);
+      return { ...event, at: await ctx.date.toJSON() };
+    }
+    return ctx.run(`compact ${answerId(effect).compactionId}`, async () => (await resolveCompaction(effect, deps)).event, { maxRetryAttempts: 3 });
+  };
+
+  return {
+    get taken() {
+      return taken;
+    },
+    async perform(effect: Exclude<BlockingEffect, RequestApprovalEffect>): Promise<TurnEvent> {
+      switch (effect.type) {
+        case 'maybe_compact':
+          return afterWork(await compact(effect));
+        case 'call_llm':
+          return afterWork(await callLlm(effect));
+        case 'run_tools':
+          return afterWork(
+            await runToolsDurably(effect, {
+              ctx,
+              tools,
+              policy: options.policy,
+              limits: options.limits,
+              signal: controller.signal,
+            }),
+          );
+        default: {
+          const unknown: never = effect;
+          throw new TypeError(`unknown blocking effect ${JSON.stringify(unknown)}`);
+        }
+      }
+    },
+    async takeMessages() {
+      const messages: TurnMessage[] = await inbox.take({ from: taken });
+      taken += messages.length;
+      return messages;
+    },
+    async awaitApproval(effect): Promise<ApprovalWake> {
+      const id = answerId(effect).batchId!;
+      let timer = timers.get(id);
+      if (!timer) {
+        timer = ctx.sleep(options.limits.approvalTimeoutMs, `approval ${id}`);
+        timers.set(id, timer);
+      }
+      let signal = signals.get(taken);
+      if (!signal) {
+        signal = ctx.signal<TurnMessage>(messageSignal(taken));
+        signals.set(taken, signal);
+      }
+      const wake = await restate.RestatePromise.race([
+        timer.map((): ApprovalWake => ({ kind: 'timeout' })),
+        signal.map((message): ApprovalWake => ({ kind: 'message', message: message! })),
+      ]);
+      if (wake.kind === 'message') taken++;
+      return wake;
+    },
+    approvalParked(effect) {
+      if (effect) ctx.set('approval', { batchId: answerId(effect).batchId, calls: effect.calls });
+      else ctx.clear('approval');
+    },
+    persist(entries: readonly Entry[]) {
+      log.append(entries);
+    },
+    emit(event) {
+      options.onEvent?.({ sessionId: ctx.key, turnId: init.turnId, seq: seq++, event });
+    },
+    now: () => ctx.date.toJSON(),
+    async cancellation(error) {
+      if (!isCancellation(error)) return null;
+      noteCancelled(error);
+      const reason = await inbox.abortReason();
+      return { reason: reason ?? 'the turn was cancelled' };
+    },
+  };
+}
