@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,8 +25,12 @@ export interface Cluster {
   logFile: string;
   /** The tool and model log, as lines `[what, id, pid]`. */
   log(): Promise<Array<[string, string, number]>>;
+  /** Empties the log (between tests, whose sessions reuse call ids). */
+  clearLog(): Promise<void>;
   /** SIGKILLs the worker with this pid (only a worker this cluster started). */
   kill(pid: number): Promise<void>;
+  /** Starts workers until there are as many live ones as at the start, behind the same address. */
+  respawn(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -66,12 +70,19 @@ export async function startCluster(workerCount = 2): Promise<Cluster> {
           return [what!, id!, Number(pid)];
         });
     },
+    clearLog: () => writeFile(logFile, ''),
     async kill(pid) {
       const worker = workers.find((w) => w.pid === pid);
       if (!worker) throw new Error(`pid ${pid} is not a worker this test started`);
       const exited = new Promise((resolve) => worker.process.once('exit', resolve));
       worker.process.kill('SIGKILL');
       await exited;
+    },
+    async respawn() {
+      const alive = workers.filter((w) => w.process.exitCode === null && w.process.signalCode === null);
+      while (alive.length < workerCount) alive.push(await startWorker(logFile));
+      workers.splice(0, workers.length, ...alive);
+      balancer!.setBackends(alive.map((w) => w.port));
     },
     stop,
   };

@@ -8,10 +8,13 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 export interface Balancer {
   readonly port: number;
   readonly url: string;
+  /** Replaces the pool (a new worker joins, a dead one leaves); open connections stay where they are. */
+  setBackends(ports: readonly number[]): void;
   close(): Promise<void>;
 }
 
-export async function startBalancer(backends: readonly number[]): Promise<Balancer> {
+export async function startBalancer(initial: readonly number[]): Promise<Balancer> {
+  let backends = [...initial];
   let next = 0;
   const sockets = new Set<Socket>();
   const track = (socket: Socket) => {
@@ -20,6 +23,8 @@ export async function startBalancer(backends: readonly number[]): Promise<Balanc
   };
   const server: Server = createServer((client) => {
     track(client);
+    // Small HTTP/2 frames go out at once: Nagle's delay would add tens of ms to every step.
+    client.setNoDelay(true);
     client.pause();
     const attempt = (tries: number) => {
       if (tries >= backends.length) {
@@ -27,7 +32,7 @@ export async function startBalancer(backends: readonly number[]): Promise<Balanc
         return;
       }
       const port = backends[next++ % backends.length]!;
-      const upstream = connect(port, '127.0.0.1');
+      const upstream = connect({ port, host: '127.0.0.1', noDelay: true });
       upstream.once('connect', () => {
         track(upstream);
         upstream.on('error', () => client.destroy());
@@ -49,6 +54,9 @@ export async function startBalancer(backends: readonly number[]): Promise<Balanc
   return {
     port,
     url: `http://127.0.0.1:${port}`,
+    setBackends(ports) {
+      backends = [...ports];
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

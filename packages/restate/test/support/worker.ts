@@ -10,7 +10,7 @@ import { testAgent } from './test-agent.js';
 
 const logFile = process.env.LOG_FILE;
 if (!logFile) throw new Error('worker: LOG_FILE is required');
-const log = (line: string) => appendFileSync(logFile, `${line} ${process.pid}\n`);
+const log = (line: string) => appendFileSync(logFile, `${line} ${process.pid} ${Date.now()}\n`);
 
 const worker = await serve({ ...testAgent(log, sleep), port: Number(process.env.PORT ?? 0) });
 process.stdout.write(`listening ${worker.port}\n`);
