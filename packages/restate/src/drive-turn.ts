@@ -10,7 +10,6 @@ import {
   type TurnOutcome,
   type TurnSnapshot,
 } from '@tiller/core';
-import { answerId, blockingId } from './effect-id.js';
 import type { TurnMessage } from './turn-message.js';
 
 /** What ended a wait on a parked approval: a message from outside, or the approval timeout. */
@@ -49,7 +48,7 @@ export interface DriveTurnOptions {
   snapshot: TurnSnapshot;
   /** The input that starts the turn (`turn.start`). */
   input: TurnEvent;
-  /** Messages that came while no turn ran; applied before the turn starts, in order. */
+  /** Messages that came while no turn ran; applied right after the turn starts, in order. */
   waiting?: readonly TurnMessage[];
   engine: TurnEngine;
 }
@@ -105,7 +104,7 @@ export async function driveTurn(options: DriveTurnOptions): Promise<DrivenTurn> 
     const approval = parkApproval(effect);
     engine.approvalParked(effect);
     try {
-      while (pendingId() === blockingId(effect)) {
+      while (pendingId() === effect.id) {
         const wake = await engine.awaitApproval(effect);
         if (wake.kind === 'timeout') return approval.decided(await engine.now(), true);
         const { message } = wake;
@@ -121,20 +120,21 @@ export async function driveTurn(options: DriveTurnOptions): Promise<DrivenTurn> 
     }
   };
 
-  for (const message of options.waiting ?? []) {
-    const input = messageInput(message);
-    if (input) await apply(input);
-  }
   try {
     await apply(options.input);
-    while (snapshot.context.turn && blocking && blockingId(blocking) === pendingId()) {
+    // Messages sent before the turn began are its own: they join at its first boundary.
+    for (const message of options.waiting ?? []) {
+      const input = messageInput(message);
+      if (input) await apply(input);
+    }
+    while (snapshot.context.turn && blocking && blocking.id === pendingId()) {
       const effect = blocking;
       const answer = effect.type === 'request_approval' ? await decide(effect) : await engine.perform(effect);
       for (const message of await engine.takeMessages()) {
         const input = messageInput(message);
         if (input) await apply(input);
       }
-      if (answer && pendingId() === blockingId(effect)) await apply(answer);
+      if (answer && pendingId() === effect.id) await apply(answer);
     }
   } catch (error) {
     const cancelled = await engine.cancellation(error);
@@ -181,7 +181,7 @@ function parkApproval(effect: RequestApprovalEffect) {
             rationale: timedOut ? 'no decision came before the approval timeout' : 'no decision was given',
           },
       );
-      return { type: 'approval.decided', ...answerId(effect), at, decisions } as TurnEvent;
+      return { type: 'approval.decided', id: effect.id, at, decisions };
     },
   };
 }

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as restate from '@restatedev/restate-sdk';
-import type { RunToolsEffect, ToolCallPart, ToolOutcome, TurnEvent } from '@tiller/core';
+import { type RunToolsEffect, settleInterruptedCalls, type ToolCallPart, type ToolOutcome, type TurnEvent } from '@tiller/core';
 import { type AgentLimits, runToolBatch, type Tool, type ToolBatchResult, type ToolPolicy } from '@tiller/shell';
-import { answerId } from './effect-id.js';
-import { interruptedOutcome } from './interrupted-call.js';
 
 export interface DurableToolsDeps {
   ctx: restate.Context;
@@ -26,15 +24,16 @@ const WILL_RUN = 'tiller.willRun';
  *    `sequential` tool is among them): a marker step per call records that it started, then one
  *    step per call runs it through the shell's runner (timeout, the turn's signal, errors and junk
  *    as error results, truncation) and records its outcome. The calls of a wave run in parallel.
- * A replay that finds a marker but no outcome answers with `interruptedOutcome` (an idempotent
- * tool runs again); one that finds the outcome uses it. Each wave is awaited as one combined
- * promise: the SDK drives one awaited promise at a time.
+ * A replay that finds a marker but no outcome applies core's `settleInterruptedCalls`, the rule
+ * the shell's resume applies too: an idempotent tool runs again, any other is answered
+ * "interrupted" and never runs twice. A replay that finds the outcome uses it. Each wave is
+ * awaited as one combined promise: the SDK drives one awaited promise at a time.
  */
 export async function runToolsDurably(effect: RunToolsEffect, deps: DurableToolsDeps): Promise<TurnEvent> {
   const { ctx } = deps;
-  const plan = await ctx.run(`plan ${answerId(effect).batchId}`, () => planBatch(effect, deps), { maxRetryAttempts: 3 });
+  const plan = await ctx.run(`plan ${effect.id}`, () => planBatch(effect, deps), { maxRetryAttempts: 3 });
   const at = () => ctx.date.toJSON();
-  if (plan.kind === 'ask') return { type: 'approval.needed', ...answerId(effect), toolCallIds: plan.toolCallIds, at: await at() } as TurnEvent;
+  if (plan.kind === 'ask') return { type: 'approval.needed', id: effect.id, toolCallIds: plan.toolCallIds, at: await at() };
   const results = plan.results;
   const runnable = effect.calls.filter((_, i) => isWillRun(results[i]!));
   const sequential = runnable.some((call) => deps.tools.get(call.name)?.sequential === true);
@@ -43,7 +42,7 @@ export async function runToolsDurably(effect: RunToolsEffect, deps: DurableTools
     const wave = runnable.slice(from, from + width);
     for (const [call, outcome] of await runWave(wave, deps)) results[effect.calls.indexOf(call)] = outcome;
   }
-  return { type: 'tools.done', ...answerId(effect), results, at: await at() } as TurnEvent;
+  return { type: 'tools.done', id: effect.id, results, at: await at() };
 }
 
 /** The shell's runner over stand-ins: fixed outcomes stay as they are, calls that would run are marked. */
@@ -70,18 +69,18 @@ async function runWave(wave: readonly ToolCallPart[], deps: DurableToolsDeps): P
   // Only this attempt knows this token: a marker that holds another one was written before a crash.
   const token = randomUUID();
   const markers = await restate.RestatePromise.all(wave.map((call) => ctx.run(`started ${call.id}`, () => token)));
+  // A finished call never gets here on a replay: its outcome step answers from the journal.
+  const { settled } = settleInterruptedCalls({
+    calls: wave,
+    started: new Set(wave.filter((_, i) => markers[i] !== token).map((call) => call.id)),
+    finished: new Map(),
+    isIdempotent: (name) => deps.tools.get(name)?.idempotent === true,
+  });
   const outcomes = await restate.RestatePromise.all(
-    wave.map((call, i) =>
+    wave.map((call) =>
       ctx.run(
         `tool ${call.id}`,
-        async (): Promise<ToolOutcome> => {
-          const tool = deps.tools.get(call.name)!;
-          if (markers[i] !== token) {
-            const interrupted = interruptedOutcome(call, tool.idempotent === true);
-            if (interrupted) return interrupted;
-          }
-          return runOne(tool, call, deps);
-        },
+        async (): Promise<ToolOutcome> => settled.get(call.id) ?? runOne(deps.tools.get(call.name)!, call, deps),
         { maxRetryAttempts: 1 },
       ),
     ),

@@ -3,7 +3,6 @@ import './promise-with-resolvers.js';
 
 export { driveTurn, type ApprovalWake, type DrivenTurn, type DriveTurnOptions, type TurnEngine } from './drive-turn.js';
 export type { TurnMessage } from './turn-message.js';
-export { interruptedOutcome } from './interrupted-call.js';
 export { DurableAgentOptions, DurableOptionsError, type DurableEvent, type ResolvedDurableOptions } from './durable-options.js';
 export { serve, durableServices, type ServeOptions, type Worker } from './serve.js';
 export { connect, DurableClientError, type ConnectOptions, type DurableClient, type DurableSession, type StartedTurn } from './client.js';

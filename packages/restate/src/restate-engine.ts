@@ -4,7 +4,6 @@ import type { BlockingEffect, CallLlmEffect, Entry, MaybeCompactEffect, RequestA
 import { callModel, resolveCompaction, type EventSink, type Tool } from '@tiller/shell';
 import type { ApprovalWake, TurnEngine } from './drive-turn.js';
 import { runToolsDurably } from './durable-tools.js';
-import { answerId } from './effect-id.js';
 import { type InboxObject, messageSignal } from './inbox-object.js';
 import type { ResolvedDurableOptions } from './durable-options.js';
 import type { StateLog } from './state-log.js';
@@ -64,7 +63,7 @@ export function restateEngine(init: RestateEngineInit): RestateEngine {
 
   const callLlm = (effect: CallLlmEffect) =>
     ctx.run(
-      `model ${answerId(effect).callId}`,
+      `model ${effect.id}`,
       async (): Promise<TurnEvent> => {
         try {
           return await callModel(effect, {
@@ -77,7 +76,7 @@ export function restateEngine(init: RestateEngineInit): RestateEngine {
             events: SILENT,
           });
         } catch (error) {
-          return { type: 'llm.failed', ...answerId(effect), at: new Date().toISOString(), error: { kind: 'fatal', message: (error as Error).message } } as TurnEvent;
+          return { type: 'llm.failed', id: effect.id, at: new Date().toISOString(), error: { kind: 'fatal', message: (error as Error).message } };
         }
       },
       { maxRetryAttempts: 3 },
@@ -104,7 +103,7 @@ export function restateEngine(init: RestateEngineInit): RestateEngine {
       const { event } = await resolveCompaction(effect, deps);
       return { ...event, at: await ctx.date.toJSON() };
     }
-    return ctx.run(`compact ${answerId(effect).compactionId}`, async () => (await resolveCompaction(effect, deps)).event, { maxRetryAttempts: 3 });
+    return ctx.run(`compact ${effect.id}`, async () => (await resolveCompaction(effect, deps)).event, { maxRetryAttempts: 3 });
   };
 
   return {
@@ -139,7 +138,7 @@ export function restateEngine(init: RestateEngineInit): RestateEngine {
       return messages;
     },
     async awaitApproval(effect): Promise<ApprovalWake> {
-      const id = answerId(effect).batchId!;
+      const { id } = effect;
       let timer = timers.get(id);
       if (!timer) {
         timer = ctx.sleep(options.limits.approvalTimeoutMs, `approval ${id}`);
@@ -158,7 +157,7 @@ export function restateEngine(init: RestateEngineInit): RestateEngine {
       return wake;
     },
     approvalParked(effect) {
-      if (effect) ctx.set('approval', { batchId: answerId(effect).batchId, calls: effect.calls });
+      if (effect) ctx.set('approval', { id: effect.id, calls: effect.calls });
       else ctx.clear('approval');
     },
     persist(entries: readonly Entry[]) {

@@ -18,7 +18,8 @@ export interface RunningTurn {
 }
 
 export interface ParkedApproval {
-  batchId: string;
+  /** The id of the `request_approval` effect. */
+  id: string;
   calls: ToolCallPart[];
 }
 

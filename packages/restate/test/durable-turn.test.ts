@@ -65,10 +65,10 @@ describe('a durable turn on Restate', () => {
     expect(await session.lastOutcome()).toEqual(outcome);
   });
 
-  it('finishes on the other worker when the worker running a tool is killed: finished calls ran once, the interrupted ones never again', async () => {
+  it('finishes on the other worker when the worker running a tool is killed: finished calls ran once, the interrupted one never again', async () => {
     const session = cluster.client.session('killed-in-a-tool');
     const turn = await session.start(plan({ slowRound: 5, slowMs: 5_000 }));
-    const [, , pid] = await waitFor('the slow tool of round 5 to start', started('r5-a'));
+    const [, , pid] = await waitFor('the slow tools of round 5 to start', async () => ((await counts()).get('start r5-b') ? (await started('r5-a')()) : undefined));
     await cluster.kill(pid);
 
     const outcome = await turn.outcome();
@@ -76,10 +76,16 @@ describe('a durable turn on Restate', () => {
     const seen = await counts();
     for (let round = 0; round < ROUNDS; round++) {
       for (const id of [`r${round}-a`, `r${round}-b`]) {
+        if (round === 5) continue;
         expect(seen.get(`start ${id}`), `${id} started once`).toBe(1);
-        expect(seen.get(`end ${id}`), `${id} ended once, or never if it was interrupted`).toBe(round === 5 ? undefined : 1);
+        expect(seen.get(`end ${id}`), `${id} ended once`).toBe(1);
       }
     }
+    // The call to `work` was cut: it never ran again. The idempotent `lookup` ran again, to the end.
+    expect(seen.get('start r5-a')).toBe(1);
+    expect(seen.get('end r5-a')).toBeUndefined();
+    expect(seen.get('start r5-b')).toBe(2);
+    expect(seen.get('end r5-b')).toBe(1);
     for (let round = 0; round <= ROUNDS; round++) expect(seen.get(`model ${round}`), `model call ${round} happened once`).toBe(1);
     // The rounds after the kill ran on the other worker.
     const later = (await cluster.log()).filter(([w, id]) => w === 'start' && id.startsWith('r6-'));
@@ -88,12 +94,25 @@ describe('a durable turn on Restate', () => {
 
     const entries = await session.entries();
     expectValidTranscript(entries);
-    for (const id of ['r5-a', 'r5-b']) {
-      expect(resultOf(entries, id)?.isError).toBe(true);
-      expect(textOf(resultOf(entries, id))).toContain('was interrupted');
-    }
-    expect(results(entries).filter((r) => r.isError)).toHaveLength(2);
+    expect(resultOf(entries, 'r5-a')?.isError).toBe(true);
+    expect(textOf(resultOf(entries, 'r5-a'))).toContain('was interrupted');
+    expect(resultOf(entries, 'r5-b')).toMatchObject({ isError: false });
+    expect(textOf(resultOf(entries, 'r5-b'))).toBe('looked up for 5000 ms');
+    expect(results(entries).filter((r) => r.isError)).toHaveLength(1);
     expect(results(entries)).toHaveLength(2 * ROUNDS);
+
+    // Events reach subscribers at least once: the worker that took over delivered again what it replayed.
+    const events = (await cluster.log()).filter(([w, id]) => w === 'event' && id.startsWith(`${turn.turnId}/`));
+    const bySeq = new Map<number, Set<string>>();
+    for (const [, id, p] of events) {
+      const [, seq, type] = id.split('/');
+      bySeq.set(Number(seq), (bySeq.get(Number(seq)) ?? new Set()).add(`${type}`));
+      expect(p === pid || later.some(([, , q]) => q === p)).toBe(true);
+    }
+    const last = Math.max(...bySeq.keys());
+    for (let seq = 0; seq <= last; seq++) expect(bySeq.get(seq)?.size, `event ${seq} delivered, always as the same event`).toBe(1);
+    expect([...bySeq.get(last)!]).toEqual(['turn.ended']);
+    expect(events.length).toBeGreaterThan(last + 1);
   });
 
   it('keeps waiting for an approval on the other worker when the waiting worker is killed', async () => {
