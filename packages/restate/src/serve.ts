@@ -28,6 +28,12 @@ export async function serve(options: ServeOptions): Promise<Worker> {
   const resolved = resolveDurableOptions(agent, 'serve');
   const { session, inbox } = durableObjects(resolved);
   const server = createServer(restate.createEndpointHandler({ services: [session, inbox] }));
+  // Restate keeps its HTTP/2 connection open for minutes; closing the worker ends them.
+  const sessions = new Set<import('node:http2').ServerHttp2Session>();
+  server.on('session', (session) => {
+    sessions.add(session);
+    session.once('close', () => sessions.delete(session));
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
@@ -37,7 +43,11 @@ export async function serve(options: ServeOptions): Promise<Worker> {
   return {
     port: bound,
     url: `http://${host}:${bound}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const session of sessions) session.destroy();
+      }),
   };
 }
 

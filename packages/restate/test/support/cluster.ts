@@ -92,7 +92,7 @@ export async function startCluster(workerCount = 2): Promise<Cluster> {
 async function startWorker(logFile: string): Promise<TestWorker> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'worker.ts')], {
     cwd: packageDir,
-    env: { ...process.env, LOG_FILE: logFile, PORT: '0' },
+    env: { ...process.env, LOG_FILE: logFile, PORT: '0', RESTATE_LOGGING: 'WARN' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
