@@ -16,6 +16,6 @@ export default [
   project('shell', 'packages/shell'),
   project('cli', 'apps/cli'),
   // Starts a Restate server and worker processes: generous timeouts, and files one at a time.
-  { test: { name: 'restate', root: 'packages/restate', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000, fileParallelism: false } },
+  { test: { name: 'restate', root: 'packages/restate', include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000, fileParallelism: false } },
   { test: { name: 'bench', root: 'bench', include: ['src/**/*.test.ts'] } },
 ] satisfies TestProjectConfiguration[];

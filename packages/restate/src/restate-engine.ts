@@ -1,5 +1,5 @@
 import * as restate from '@restatedev/restate-sdk';
-import { createTokenLedger, NoOpCompactor } from '@tiller/compaction';
+import { createTokenLedger, NoOpCompactor, type TokenLedger } from '@tiller/compaction';
 import type { BlockingEffect, CallLlmEffect, Entry, MaybeCompactEffect, RequestApprovalEffect, ToolSpec, TurnEvent } from '@tiller/core';
 import { callModel, resolveCompaction, type EventSink, type Tool } from '@tiller/shell';
 import type { ApprovalWake, TurnEngine } from './drive-turn.js';
@@ -56,8 +56,16 @@ export function restateEngine(init: RestateEngineInit): RestateEngine {
     return value;
   };
 
+  /** The token ledger over the log, made when first asked for, then kept in step with it (the log only grows). */
+  let ledger: TokenLedger | undefined;
+  const currentLedger = (): TokenLedger => {
+    // A compactor advances the ledger it is given; if its result was then discarded, start over.
+    if (!ledger || ledger.length > log.entries.length) ledger = createTokenLedger(log.entries);
+    for (let i = ledger.length; i < log.entries.length; i++) ledger.append(log.entries[i]!);
+    return ledger;
+  };
   const contextTokens = () => {
-    const estimate = createTokenLedger(log.entries).estimate();
+    const estimate = currentLedger().estimate();
     return estimate.tokens + (estimate.anchored ? 0 : promptTokens);
   };
 
@@ -88,7 +96,7 @@ export function restateEngine(init: RestateEngineInit): RestateEngine {
       compactorOptions: options.compactorOptions,
       path: log.entries,
       get ledger() {
-        return createTokenLedger(log.entries);
+        return currentLedger();
       },
       modelId: options.model.id,
       window: options.model.contextWindow,

@@ -154,6 +154,17 @@ describe('a durable turn on Restate', () => {
     expect((ms.at(-1) as AssistantMessage).content).toEqual([{ type: 'text', text: 'done after 6 rounds, 1 steers' }]);
   });
 
+  it('keeps a steer sent while no turn runs for the next turn, which takes it at its first boundary', async () => {
+    const session = cluster.client.session('steered-early');
+    expect(await session.steer('mind the tests')).toEqual({ delivered: 'parked' });
+    const outcome = await session.prompt(plan({ rounds: 1 }));
+    expect(outcome.status).toBe('completed');
+    const ms = messages(await session.entries());
+    expect(ms.slice(0, 3).map((m) => m.role)).toEqual(['user', 'user', 'assistant']);
+    expect(ms[1]!.content).toBe('mind the tests');
+    expect((ms.at(-1) as AssistantMessage).content).toEqual([{ type: 'text', text: 'done after 1 rounds, 1 steers' }]);
+  });
+
   it('ends an aborted turn `aborted` with a closed transcript, stopping the running tools', async () => {
     const session = cluster.client.session('aborted');
     const turn = await session.start(plan({ slowRound: 2, slowMs: 30_000 }));
