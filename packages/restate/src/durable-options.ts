@@ -1,4 +1,5 @@
 import type { ProgressEvent } from '@tiller/core';
+import type { SessionLog } from '@tiller/session';
 import { AgentOptions } from '@tiller/shell';
 import { z } from 'zod';
 
@@ -32,6 +33,13 @@ export const DurableAgentOptions = AgentOptions.pick({
 }).extend({
   /** The session object's name on Restate; the inbox is `<name>Inbox`. Letters, digits and `_`. */
   name: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,62}$/, 'expected a letter, then letters, digits or "_"').default('TillerSession'),
+  /**
+   * The session log of a session, when the host keeps it (a JSONL or SQLite store); by default the
+   * log is the session object's own state on Restate. Every worker must reach the same store.
+   */
+  sessionLog: z
+    .custom<(sessionId: string) => SessionLog | Promise<SessionLog>>((value) => typeof value === 'function', { message: 'expected a function (sessionId) => SessionLog' })
+    .optional(),
   /** Progress events, at least once: a replay delivers the events of the steps it replays again, with the same `seq`. */
   onEvent: z.custom<(event: DurableEvent) => void>((value) => typeof value === 'function', { message: 'expected a function (event) => void' }).optional(),
   /**

@@ -66,6 +66,9 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   const configFile = join(baseDir, 'tiller-restate.toml');
   await writeFile(configFile, config);
   const child = spawn(binary, ['--config-file', configFile, '--no-logo'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // A host that exits without stopping the server (a crash, a closed pipe) takes it along.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
   if (options.logFile) {
     const { createWriteStream } = await import('node:fs');
     const out = createWriteStream(options.logFile);
@@ -78,6 +81,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   const adminUrl = `http://127.0.0.1:${admin}`;
   const ingressUrl = `http://127.0.0.1:${ingress}`;
   const stop = async () => {
+    process.removeListener('exit', killOnExit);
     await stopProcess(child);
     if (temporary) await rm(temporary, { recursive: true, force: true });
   };

@@ -6,13 +6,13 @@ import type { ApprovalWake, TurnEngine } from './drive-turn.js';
 import { runToolsDurably } from './durable-tools.js';
 import { type InboxObject, messageSignal } from './inbox-object.js';
 import type { ResolvedDurableOptions } from './durable-options.js';
-import type { StateLog } from './state-log.js';
+import type { TurnLog } from './state-log.js';
 import type { TurnMessage } from './turn-message.js';
 
 export interface RestateEngineInit {
   ctx: restate.ObjectContext;
   options: ResolvedDurableOptions;
-  log: StateLog;
+  log: TurnLog;
   inbox: InboxObject;
   turnId: string;
 }
@@ -168,9 +168,7 @@ export function restateEngine(init: RestateEngineInit): RestateEngine {
       if (effect) ctx.set('approval', { id: effect.id, calls: effect.calls });
       else ctx.clear('approval');
     },
-    persist(entries: readonly Entry[]) {
-      log.append(entries);
-    },
+    persist: (entries: readonly Entry[]) => log.append(entries),
     emit(event) {
       options.onEvent?.({ sessionId: ctx.key, turnId: init.turnId, seq: seq++, event });
     },

@@ -4,6 +4,7 @@ import { driveTurn } from './drive-turn.js';
 import type { ResolvedDurableOptions } from './durable-options.js';
 import { inboxObject, type InboxObject } from './inbox-object.js';
 import { restateEngine } from './restate-engine.js';
+import { openHostLog } from './host-log.js';
 import { openStateLog, readLogEntries } from './state-log.js';
 import type { TurnMessage } from './turn-message.js';
 
@@ -37,7 +38,9 @@ export function durableObjects(options: ResolvedDurableOptions) {
     options: timeouts,
     handlers: {
       turn: async (ctx: restate.ObjectContext, request: TurnRequest): Promise<TurnOutcome> => runTurn(ctx, request, options, inbox),
-      entries: restate.handlers.object.shared(async (ctx: restate.ObjectSharedContext): Promise<Entry[]> => readLogEntries(ctx)),
+      entries: restate.handlers.object.shared(async (ctx: restate.ObjectSharedContext): Promise<Entry[]> =>
+        options.sessionLog ? (await options.sessionLog(ctx.key)).path() : readLogEntries(ctx),
+      ),
       running: restate.handlers.object.shared(async (ctx: restate.ObjectSharedContext) => (await ctx.get<RunningTurn>('running')) ?? null),
       pendingApprovals: restate.handlers.object.shared(async (ctx: restate.ObjectSharedContext) => (await ctx.get<ParkedApproval>('approval')) ?? null),
       lastOutcome: restate.handlers.object.shared(async (ctx: restate.ObjectSharedContext) => (await ctx.get<TurnOutcome>('lastOutcome')) ?? null),
@@ -60,7 +63,7 @@ async function runTurn(ctx: restate.ObjectContext, request: TurnRequest, options
     await mailbox.close({ taken: 0 });
     return finish(ctx, outcome);
   }
-  const log = await openStateLog(ctx);
+  const log = options.sessionLog ? await openHostLog(ctx, await options.sessionLog(ctx.key)) : await openStateLog(ctx);
   const engine = restateEngine({ ctx, options, log, inbox, turnId: request.turnId });
   const snapshot = start({ maxIterations: options.limits.maxIterations, entries: log.entries });
   const at = await ctx.date.toJSON();

@@ -6,11 +6,11 @@ export const LOG_PAGE_SIZE = 64;
 const SIZE_KEY = 'log.size';
 const pageKey = (page: number) => `log.page.${page}`;
 
-/** The session log as the virtual object's own state, in pages, appended to idempotently by entry id. */
-export interface StateLog {
+/** The session log as a turn sees it: the path it builds on, growing as it persists. */
+export interface TurnLog {
   readonly entries: readonly Entry[];
   /** Appends the entries not yet in the log, in order; an entry already there (a replayed persist) is skipped. */
-  append(entries: readonly Entry[]): void;
+  append(entries: readonly Entry[]): void | Promise<void>;
 }
 
 export async function readLogEntries(ctx: ObjectContext | ObjectSharedContext): Promise<Entry[]> {
@@ -24,7 +24,8 @@ export async function readLogEntries(ctx: ObjectContext | ObjectSharedContext): 
   return entries;
 }
 
-export async function openStateLog(ctx: ObjectContext): Promise<StateLog> {
+/** The session log as the virtual object's own state, in pages, appended to idempotently by entry id. */
+export async function openStateLog(ctx: ObjectContext): Promise<TurnLog> {
   const entries = await readLogEntries(ctx);
   const ids = new Set(entries.map((e) => e.id));
   return {

@@ -95,6 +95,9 @@ async function startWorker(logFile: string): Promise<TestWorker> {
     env: { ...process.env, LOG_FILE: logFile, PORT: '0', RESTATE_LOGGING: 'WARN' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.removeListener('exit', killOnExit));
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
   const port = await new Promise<number>((resolve, reject) => {
