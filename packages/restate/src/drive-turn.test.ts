@@ -108,6 +108,18 @@ describe('driveTurn', () => {
     expect(texts(t.persisted)).toEqual(['user:go', 'assistant:', 'toolResult:', 'user:turn left', 'assistant:']);
   });
 
+  it('takes a follow-up sent during the last model call before its reply, so the turn goes on', async () => {
+    const clock = { now: () => '' };
+    const model = oneRound([], clock);
+    const t = memoryEngine((effect) => model(effect));
+    clock.now = t.now;
+    t.during.set('call_llm', [{ kind: 'follow_up', message: { role: 'user', content: 'and then?' }, at: '2026-01-01T00:00:30.000Z' }]);
+    const { outcome } = await driveTurn({ snapshot: start(), input: turnStart(t.now()), engine: t.engine });
+    expect(outcome.status).toBe('completed');
+    expect(t.performed.filter((p) => p === 'call_llm')).toHaveLength(2);
+    expect(texts(t.persisted)).toEqual(['user:go', 'assistant:', 'user:and then?', 'assistant:']);
+  });
+
   it('applies messages sent before the turn began right after it starts', async () => {
     const clock = { now: () => '' };
     const model = oneRound([], clock);

@@ -24,8 +24,9 @@ export interface TurnEngine {
   /** The work of a blocking effect; it settles with the input that answers it. */
   perform(effect: Exclude<BlockingEffect, RequestApprovalEffect>): Promise<TurnEvent>;
   /**
-   * The messages that arrived since the last call, in order. Asked before each answer is
-   * applied, so a steer sent during a model call or a tool batch joins at the boundary after it.
+   * The messages that arrived since the last call, in order. Asked before a boundary's answer
+   * and a model's answer are applied, so a steer sent during a model call or a tool batch joins
+   * at the boundary after it, and a follow-up sent before the last reply keeps the turn going.
    */
   takeMessages(): Promise<readonly TurnMessage[]>;
   /** Waits for the next message or the approval timeout (counted from the first wait on this effect). */
@@ -130,9 +131,11 @@ export async function driveTurn(options: DriveTurnOptions): Promise<DrivenTurn> 
     while (snapshot.context.turn && blocking && blocking.id === pendingId()) {
       const effect = blocking;
       const answer = effect.type === 'request_approval' ? await decide(effect) : await engine.perform(effect);
-      for (const message of await engine.takeMessages()) {
-        const input = messageInput(message);
-        if (input) await apply(input);
+      if (answer && decidesOnMessages(answer)) {
+        for (const message of await engine.takeMessages()) {
+          const input = messageInput(message);
+          if (input) await apply(input);
+        }
       }
       if (answer && pendingId() === effect.id) await apply(answer);
     }
@@ -143,6 +146,22 @@ export async function driveTurn(options: DriveTurnOptions): Promise<DrivenTurn> 
   }
   if (!outcome) throw new Error('the turn stopped without an outcome: the core is waiting on no effect the driver can carry out');
   return { snapshot, outcome };
+}
+
+/**
+ * Whether messages waiting now change what this answer does: a boundary's answer delivers them,
+ * and a model's answer ends the turn unless a follow-up waits. After any other answer the next
+ * boundary comes before anything reads them, so taking them there costs a round trip for nothing.
+ */
+function decidesOnMessages(answer: TurnEvent): boolean {
+  switch (answer.type) {
+    case 'compaction.done':
+    case 'llm.done':
+    case 'llm.failed':
+      return true;
+    default:
+      return false;
+  }
 }
 
 /** The core's input for a message for the model; approvals are the driver's own business. */
