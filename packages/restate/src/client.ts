@@ -44,6 +44,9 @@ export class DurableClientError extends Error {
   override readonly name = 'DurableClientError';
 }
 
+/** How long `outcome()` keeps trying a server it cannot reach before it gives up. */
+const UNREACHABLE_MS = 30_000;
+
 export interface DurableClient {
   session(id: string): DurableSession;
 }
@@ -64,14 +67,22 @@ export function connect(options: ConnectOptions): DurableClient {
   };
 
   const attach = async (invocationId: string): Promise<TurnOutcome> => {
-    // A long turn outlives one HTTP request: attach again until it answers.
+    // A long turn outlives one HTTP request: attach again until it answers. Only a server that
+    // cannot be reached for a while is an error.
+    let unreachableSince: number | undefined;
     for (;;) {
       let response: Response;
       try {
         response = await fetch(`${ingress}/restate/invocation/${invocationId}/attach`);
-      } catch {
+      } catch (error) {
+        unreachableSince ??= Date.now();
+        if (Date.now() - unreachableSince > UNREACHABLE_MS) {
+          throw new DurableClientError(`the Restate ingress at ${ingress} was unreachable for ${UNREACHABLE_MS / 1000} s while waiting for ${invocationId}`, { cause: error });
+        }
+        await new Promise((resolve) => setTimeout(resolve, 250));
         continue;
       }
+      unreachableSince = undefined;
       const text = await response.text();
       if (response.ok) return JSON.parse(text) as TurnOutcome;
       throw new DurableClientError(`the turn's invocation ${invocationId} failed: ${response.status} ${text}`);
