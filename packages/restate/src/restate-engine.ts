@@ -39,22 +39,11 @@ export function restateEngine(init: RestateEngineInit): RestateEngine {
   const toolSpecs: ToolSpec[] = options.tools.map((t) => t.spec);
   const promptTokens = Math.ceil(((options.systemPrompt?.length ?? 0) + JSON.stringify(toolSpecs).length) / 4);
   let taken = 0;
-  let cancelled: unknown;
   let seq = 0;
   const timers = new Map<string, restate.RestatePromise<void>>();
   // One handle per message number, made once: a wake by the timer leaves it for the next wait.
   const signals = new Map<number, restate.RestatePromise<TurnMessage | undefined>>();
 
-  const isCancellation = (error: unknown) => error instanceof restate.CancelledError;
-  const noteCancelled = (error: unknown) => {
-    cancelled ??= error;
-    controller.abort(new Error('the turn was aborted'));
-  };
-  /** A step whose closure failed for good is the worker's fault, not the turn's: it ends the invocation with the reason. */
-  const afterWork = <T>(value: T): T => {
-    if (cancelled) throw cancelled;
-    return value;
-  };
 
   /** The token ledger over the log, made when first asked for, then kept in step with it (the log only grows). */
   let ledger: TokenLedger | undefined;
@@ -121,19 +110,11 @@ export function restateEngine(init: RestateEngineInit): RestateEngine {
     async perform(effect: Exclude<BlockingEffect, RequestApprovalEffect>): Promise<TurnEvent> {
       switch (effect.type) {
         case 'maybe_compact':
-          return afterWork(await compact(effect));
+          return compact(effect);
         case 'call_llm':
-          return afterWork(await callLlm(effect));
+          return callLlm(effect);
         case 'run_tools':
-          return afterWork(
-            await runToolsDurably(effect, {
-              ctx,
-              tools,
-              policy: options.policy,
-              limits: options.limits,
-              signal: controller.signal,
-            }),
-          );
+          return runToolsDurably(effect, { ctx, tools, policy: options.policy, limits: options.limits, signal: controller.signal });
         default: {
           const unknown: never = effect;
           throw new TypeError(`unknown blocking effect ${JSON.stringify(unknown)}`);
@@ -174,8 +155,9 @@ export function restateEngine(init: RestateEngineInit): RestateEngine {
     },
     now: () => ctx.date.toJSON(),
     async cancellation(error) {
-      if (!isCancellation(error)) return null;
-      noteCancelled(error);
+      if (!(error instanceof restate.CancelledError)) return null;
+      // Steps still running (a tool, a model stream) hear it through the turn's signal.
+      controller.abort(new Error('the turn was aborted'));
       const reason = await inbox.abortReason();
       return { reason: reason ?? 'the turn was cancelled' };
     },
