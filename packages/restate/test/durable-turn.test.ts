@@ -115,6 +115,23 @@ describe('a durable turn on Restate', () => {
     expect(events.length).toBeGreaterThan(last + 1);
   });
 
+  it('makes a model call again when the worker is killed during it: model calls are at least once, tools still once', async () => {
+    const session = cluster.client.session('killed-in-a-model-call');
+    const turn = await session.start(plan({ rounds: 5, slowModelRound: 3, slowMs: 5_000 }));
+    const [, , pid] = await waitFor('the slow model call of round 3', async () => (await cluster.log()).find(([w, id]) => w === 'model' && id === '3'));
+    await cluster.kill(pid);
+
+    expect(await turn.outcome()).toMatchObject({ status: 'completed', iterations: 5 });
+    const seen = await counts();
+    const calls = (await cluster.log()).filter(([w, id]) => w === 'model' && id === '3');
+    expect(calls.map(([, , p]) => p === pid)).toEqual([true, false]);
+    for (const round of [0, 1, 2, 4, 5]) expect(seen.get(`model ${round}`), `model call ${round} happened once`).toBe(1);
+    for (let round = 0; round < 5; round++) {
+      for (const id of [`r${round}-a`, `r${round}-b`]) expect(seen.get(`start ${id}`), `${id} started once`).toBe(1);
+    }
+    expectValidTranscript(await session.entries());
+  });
+
   it('keeps waiting for an approval on the other worker when the waiting worker is killed', async () => {
     const session = cluster.client.session('killed-while-waiting');
     const turn = await session.start(plan({ rounds: 4, approveRound: 2 }));

@@ -18,18 +18,20 @@ export function testAgent(log: (line: string) => void, sleep: (ms: number, value
   const plan = (messages: Message[]) => {
     const prompt = messages.find((m) => m.role === 'user');
     const text = typeof prompt?.content === 'string' ? prompt.content : '';
-    return JSON.parse(text) as { rounds: number; slowRound?: number; slowMs?: number; approveRound?: number };
+    return JSON.parse(text) as { rounds: number; slowRound?: number; slowMs?: number; approveRound?: number; slowModelRound?: number };
   };
   const reply = (request: { messages: Message[] }): ScriptedCall => {
     const round = request.messages.filter((m) => m.role === 'assistant').length;
     log(`model ${round}`);
-    const { rounds, slowRound, slowMs = 4_000, approveRound } = plan(request.messages);
+    const { rounds, slowRound, slowMs = 4_000, approveRound, slowModelRound } = plan(request.messages);
     const steers = request.messages.filter((m) => m.role === 'user').length - 1;
     if (round >= rounds) return { text: `done after ${round} rounds, ${steers} steers` };
     if (round === approveRound) return { toolCalls: [{ id: `r${round}-deploy`, name: 'deploy', args: {} }] };
     // The slow round's second call is to an idempotent tool: after a crash it runs again.
     const ms = round === slowRound ? slowMs : 50;
+    const delayMs = round === slowModelRound ? slowMs : 0;
     return {
+      delayMs,
       toolCalls: [
         { id: `r${round}-a`, name: 'work', args: { ms } },
         { id: `r${round}-b`, name: round === slowRound ? 'lookup' : 'work', args: { ms } },
