@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { ParkedApproval, RunningTurn } from './session-object.js';
 import type { TurnMessage } from './turn-message.js';
 import type { PostResult } from './inbox-object.js';
+import { DurableClientError } from './errors/durable-client-error.js';
 
 export interface ConnectOptions {
   /** The Restate server's ingress, e.g. `http://127.0.0.1:8080`. */
@@ -40,10 +41,6 @@ export interface DurableSession {
   lastOutcome(): Promise<TurnOutcome | null>;
 }
 
-export class DurableClientError extends Error {
-  override readonly name = 'DurableClientError';
-}
-
 /** How long `outcome()` keeps trying a server it cannot reach before it gives up. */
 const UNREACHABLE_MS = 30_000;
 
@@ -56,11 +53,16 @@ export function connect(options: ConnectOptions): DurableClient {
   const name = options.name ?? 'TillerSession';
 
   const call = async <T>(path: string, body: unknown, headers: Record<string, string> = {}): Promise<T> => {
-    const response = await fetch(`${ingress}/${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body ?? null),
-    });
+    let response: Response;
+    try {
+      response = await fetch(`${ingress}/${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body ?? null),
+      });
+    } catch (error) {
+      throw new DurableClientError(`POST /${path}: the Restate ingress at ${ingress} cannot be reached: ${(error as Error).message}`, { cause: error });
+    }
     const text = await response.text();
     if (!response.ok) throw new DurableClientError(`POST /${path}: ${response.status} ${text}`);
     return (text === '' ? null : JSON.parse(text)) as T;
@@ -104,9 +106,9 @@ export function connect(options: ConnectOptions): DurableClient {
           const sent = await call<{ invocationId: string }>(`${name}/${key}/turn/send`, { turnId, message }, { 'idempotency-key': turnId });
           return { turnId, invocationId: sent.invocationId, outcome: () => attach(sent.invocationId) };
         },
-        steer: (input) => post({ kind: 'steer', message: toUserMessage(input, 'steer'), at: new Date().toISOString() }),
-        followUp: (input) => post({ kind: 'follow_up', message: toUserMessage(input, 'followUp'), at: new Date().toISOString() }),
-        approve: (decisions) =>
+        steer: async (input) => post({ kind: 'steer', message: toUserMessage(input, 'steer'), at: new Date().toISOString() }),
+        followUp: async (input) => post({ kind: 'follow_up', message: toUserMessage(input, 'followUp'), at: new Date().toISOString() }),
+        approve: async (decisions) =>
           post({ kind: 'approval', decisions: Array.isArray(decisions) ? [...decisions] : [decisions as ApprovalDecision], at: new Date().toISOString() }),
         async abort(reason = 'aborted by the host') {
           return (await call<{ aborted: boolean }>(`${name}Inbox/${key}/abort`, { reason })).aborted;
@@ -124,6 +126,6 @@ export function connect(options: ConnectOptions): DurableClient {
 function toUserMessage(input: string | UserMessage, method: string): UserMessage {
   if (typeof input === 'string') return { role: 'user', content: input };
   const parsed = UserMessage.safeParse(input);
-  if (!parsed.success) throw new DurableClientError(`session.${method}: invalid message:\n${z.prettifyError(parsed.error)}`);
+  if (!parsed.success) throw new DurableClientError(`session.${method}: invalid message:\n${z.prettifyError(parsed.error)}`, { code: 'invalid_message' });
   return parsed.data;
 }

@@ -2,6 +2,7 @@ import type { ProgressEvent } from '@tiller/core';
 import type { SessionLog } from '@tiller/session';
 import { AgentOptions } from '@tiller/shell';
 import { z } from 'zod';
+import { DurableOptionsError } from './errors/durable-options-error.js';
 
 /** A progress event of a durable turn, as subscribers get it: at least once (see docs/durable.md). */
 export interface DurableEvent {
@@ -10,10 +11,6 @@ export interface DurableEvent {
   /** The event's place in its turn: a replay delivers the same event with the same number again. */
   seq: number;
   event: ProgressEvent;
-}
-
-export class DurableOptionsError extends Error {
-  override readonly name = 'DurableOptionsError';
 }
 
 const ms = z.number().int().positive();

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { LocalServerError } from './errors/local-server-error.js';
 
 export interface LocalServerOptions {
   /** Where the server keeps its data; a fresh temporary folder (removed on stop) by default. */
@@ -24,10 +25,6 @@ export interface LocalServer {
   register(url: string): Promise<{ id: string; services: string[] }>;
   /** Stops the server (SIGTERM, then SIGKILL after a grace period) and removes its temporary folder. */
   stop(): Promise<void>;
-}
-
-export class LocalServerError extends Error {
-  override readonly name = 'LocalServerError';
 }
 
 /**
