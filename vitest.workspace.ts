@@ -15,7 +15,18 @@ export default [
   project('testing', 'packages/testing'),
   project('shell', 'packages/shell'),
   project('cli', 'apps/cli'),
-  // Starts a Restate server and worker processes: generous timeouts, and files one at a time.
-  { test: { name: 'restate', root: 'packages/restate', include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000, fileParallelism: false } },
+  // Starts a Restate server and worker processes: generous timeouts, files one at a time, and after
+  // the other projects, so its processes do not slow their timed tests (nor theirs its own).
+  {
+    test: {
+      name: 'restate',
+      root: 'packages/restate',
+      include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
+      testTimeout: 60_000,
+      hookTimeout: 60_000,
+      fileParallelism: false,
+      sequence: { groupOrder: 1 },
+    },
+  },
   { test: { name: 'bench', root: 'bench', include: ['src/**/*.test.ts'] } },
 ] satisfies TestProjectConfiguration[];
