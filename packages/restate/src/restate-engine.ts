@@ -1,7 +1,7 @@
 import * as restate from '@restatedev/restate-sdk';
-import { createTokenLedger, NoOpCompactor, type TokenLedger } from '@tiller/compaction';
+import { createTokenLedger, NoOpCompactor, runCompactor, type TokenLedger } from '@tiller/compaction';
 import type { BlockingEffect, CallLlmEffect, Entry, MaybeCompactEffect, RequestApprovalEffect, ToolSpec, TurnEvent } from '@tiller/core';
-import { callModel, resolveCompaction, type EventSink, type Tool } from '@tiller/shell';
+import { callModel, type EffectContext, type Tool } from '@tiller/shell';
 import type { ApprovalWake, TurnEngine } from './drive-turn.js';
 import { runToolsDurably } from './durable-tools.js';
 import { type InboxObject, messageSignal } from './inbox-object.js';
@@ -22,8 +22,6 @@ export interface RestateEngine extends TurnEngine {
   readonly taken: number;
 }
 
-/** Events nobody listens to: model deltas are not journaled and not delivered. */
-const SILENT: EventSink = { listening: false, publish() {} };
 
 /**
  * The driver's engine inside the session object's exclusive handler. Every piece of work is a
@@ -58,20 +56,25 @@ export function restateEngine(init: RestateEngineInit): RestateEngine {
     return estimate.tokens + (estimate.anchored ? 0 : promptTokens);
   };
 
+  /**
+   * What the shell's `callModel` reads of its effect context: the model, the tools it may offer,
+   * the system prompt, the limits (retries), the context's size, and where deltas go. Deltas stay
+   * inside the step: they are not journaled and not delivered.
+   */
+  const modelContext = {
+    model: options.model,
+    toolSpecs,
+    options: { systemPrompt: options.systemPrompt, limits: options.limits },
+    meter: { tokens: contextTokens },
+    publish() {},
+  } as unknown as EffectContext;
+
   const callLlm = (effect: CallLlmEffect) =>
     ctx.run(
       `model ${effect.id}`,
       async (): Promise<TurnEvent> => {
         try {
-          return await callModel(effect, {
-            model: options.model,
-            toolSpecs,
-            systemPrompt: options.systemPrompt,
-            contextTokens,
-            limits: options.limits,
-            signal: controller.signal,
-            events: SILENT,
-          });
+          return await callModel(effect, modelContext, controller.signal);
         } catch (error) {
           return { type: 'llm.failed', id: effect.id, at: new Date().toISOString(), error: { kind: 'fatal', message: (error as Error).message } };
         }
@@ -79,28 +82,22 @@ export function restateEngine(init: RestateEngineInit): RestateEngine {
       { maxRetryAttempts: 3 },
     );
 
+  /** `@tiller/compaction`'s `runCompactor` holds the compactor to its contract (append only, hooks, meta). */
   const compact = async (effect: MaybeCompactEffect): Promise<TurnEvent> => {
-    const deps = {
-      compactor: options.compactor,
-      compactorOptions: options.compactorOptions,
-      path: log.entries,
-      get ledger() {
-        return currentLedger();
-      },
-      modelId: options.model.id,
-      window: options.model.contextWindow,
-      promptTokens,
-      contextTokens,
-      hooks: options.hooks,
-      signal: controller.signal,
-      events: SILENT,
-    };
-    // The default compactor's answer is known without a step; only its time must replay the same.
+    const { id, midRound, reason, force } = effect;
+    // The default compactor never compacts: its answer is known without a step; only its time must replay the same.
     if (options.compactor.maybeCompact === NoOpCompactor.maybeCompact) {
-      const { event } = await resolveCompaction(effect, deps);
-      return { ...event, at: await ctx.date.toJSON() };
+      return { type: 'compaction.done', id, at: await ctx.date.toJSON(), meta: { compacted: false }, appended: [] };
     }
-    return ctx.run(`compact ${effect.id}`, async () => (await resolveCompaction(effect, deps)).event, { maxRetryAttempts: 3 });
+    return ctx.run(
+      `compact ${id}`,
+      async (): Promise<TurnEvent> => {
+        const context = { model: options.model.id, window: options.model.contextWindow, promptTokens, midRound, force, reason, signal: controller.signal };
+        const run = await runCompactor(options.compactor, { path: log.entries, ledger: currentLedger() }, context, { opts: options.compactorOptions, hooks: options.hooks });
+        return { type: 'compaction.done', id, at: new Date().toISOString(), meta: run.meta, appended: run.appended };
+      },
+      { maxRetryAttempts: 3 },
+    );
   };
 
   return {
