@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { connect } from './client.js';
-import { DurableClientError } from './errors/durable-client-error.js';
+import { DurableError } from './errors/durable-error.js';
+import { InvalidMessageError } from './errors/invalid-message-error.js';
 
 describe('connect', () => {
   // Nothing listens on port 9: a message that is checked first never gets that far.
@@ -8,7 +9,8 @@ describe('connect', () => {
 
   it('refuses a message that is not a user message, saying where, before any request', async () => {
     const refused = session.steer({ role: 'user', content: 42 } as never);
-    await expect(refused).rejects.toThrow(DurableClientError);
+    await expect(refused).rejects.toThrow(InvalidMessageError);
+    expect(DurableError.isInstance(await refused.catch((e: unknown) => e))).toBe(true);
     await expect(refused).rejects.toMatchObject({ code: 'invalid_message', message: expect.stringMatching(/^session\.steer: invalid message:/) });
     await expect(session.start({ role: 'assistant' } as never)).rejects.toThrow(/session\.prompt: invalid message/);
   });

@@ -5,6 +5,7 @@ import type { ParkedApproval, RunningTurn } from './session-object.js';
 import type { TurnMessage } from './turn-message.js';
 import type { PostResult } from './inbox-object.js';
 import { DurableClientError } from './errors/durable-client-error.js';
+import { InvalidMessageError } from './errors/invalid-message-error.js';
 
 export interface ConnectOptions {
   /** The Restate server's ingress, e.g. `http://127.0.0.1:8080`. */
@@ -126,6 +127,6 @@ export function connect(options: ConnectOptions): DurableClient {
 function toUserMessage(input: string | UserMessage, method: string): UserMessage {
   if (typeof input === 'string') return { role: 'user', content: input };
   const parsed = UserMessage.safeParse(input);
-  if (!parsed.success) throw new DurableClientError(`session.${method}: invalid message:\n${z.prettifyError(parsed.error)}`, { code: 'invalid_message' });
+  if (!parsed.success) throw new InvalidMessageError(`session.${method}: invalid message:\n${z.prettifyError(parsed.error)}`);
   return parsed.data;
 }

@@ -14,4 +14,5 @@ export { startLocalServer, type LocalServer, type LocalServerOptions } from './l
 export { DurableError, type DurableErrorCode } from './errors/durable-error.js';
 export { DurableOptionsError } from './errors/durable-options-error.js';
 export { DurableClientError } from './errors/durable-client-error.js';
+export { InvalidMessageError } from './errors/invalid-message-error.js';
 export { LocalServerError } from './errors/local-server-error.js';

@@ -1,29 +1,27 @@
 const MARKER = Symbol.for('tiller.restate.error');
 
-/** What went wrong, for a program: each error of @tiller/restate carries one of these. */
+/** What went wrong, for a host that handles errors by kind rather than by message. */
 export type DurableErrorCode = 'invalid_options' | 'invalid_message' | 'ingress_failed' | 'local_server_failed';
 
 /**
- * The base of every error @tiller/restate throws. `isInstance` checks a marker that every copy of
- * the package sets alike, so it holds where `instanceof` fails (two installed copies).
+ * The base of every error `@tiller/restate` throws; each subclass declares its `code`.
+ * `isInstance` recognises one made by another installed copy of the package too: it checks a
+ * `Symbol.for` marker and the code, not the prototype chain.
  */
-export class DurableError extends Error {
-  override readonly name: string = 'DurableError';
-  readonly code: DurableErrorCode;
+export abstract class DurableError extends Error {
+  /** The code every error of the class carries (each subclass sets its own). */
+  static readonly code: DurableErrorCode | undefined = undefined;
   readonly [MARKER] = true;
+  readonly code: DurableErrorCode;
 
-  constructor(code: DurableErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.code = code;
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = (new.target as unknown as { code: DurableErrorCode }).code;
   }
 
-  static isInstance(value: unknown): value is DurableError {
-    return hasDurableMarker(value);
+  /** `DurableError.isInstance(e)`: any error of this package; `DurableClientError.isInstance(e)`: that class's code only. */
+  static isInstance<T extends abstract new (...args: never[]) => DurableError>(this: T & { code?: DurableErrorCode | undefined }, error: unknown): error is InstanceType<T> {
+    if (typeof error !== 'object' || error === null || (error as { [MARKER]?: unknown })[MARKER] !== true) return false;
+    return this.code === undefined || (error as DurableError).code === this.code;
   }
-}
-
-/** Whether `value` is an error of @tiller/restate (any copy), of the class named `name` when given. */
-export function hasDurableMarker(value: unknown, name?: string): boolean {
-  if (typeof value !== 'object' || value === null || (value as Record<symbol, unknown>)[MARKER] !== true) return false;
-  return name === undefined || (value as Error).name === name;
 }
