@@ -42,3 +42,13 @@ it('persists every entry to the host\'s session log, once, and the next turn bui
   expect(new Set(path.map((e) => e.id)).size).toBe(path.length);
   expect((path.at(-1) as { message: AssistantMessage }).message.content).toEqual([{ type: 'text', text: 'done after 2 rounds, 1 steers' }]);
 });
+
+it('starts one turn for a turn id sent twice (a host that retries its prompt)', async () => {
+  const session = connect({ ingressUrl: server.ingressUrl, name: 'HostLogSession' }).session('sent-twice');
+  const first = await session.start(JSON.stringify({ rounds: 1 }), { turnId: 'the-one-turn' });
+  const again = await session.start(JSON.stringify({ rounds: 1 }), { turnId: 'the-one-turn' });
+  expect(again.invocationId).toBe(first.invocationId);
+  expect(await again.outcome()).toEqual(await first.outcome());
+  const prompts = logs.get('sent-twice')!.path().filter((e) => e.kind === 'message' && e.message.role === 'user');
+  expect(prompts).toHaveLength(1);
+});
