@@ -1,7 +1,7 @@
 /**
  * A durable turn from start to end: a Restate server from npm, a worker in this process, a
  * session that asks for an approval, and the outcome. Run it with
- * `node --import tsx packages/restate/examples/durable-host.ts`.
+ * `node --conditions=@tiller/source --import tsx packages/restate/examples/durable-host.ts`.
  * Swap `scriptedModel` for `fromLanguageModel(...)` (from @tiller/shell) to use a real model.
  */
 import { defineTool } from '@tiller/shell';
