@@ -34,6 +34,22 @@ export default [
   project('shell', 'packages/shell'),
   project('cli', 'apps/cli'),
   project('inspector', 'apps/inspector'),
+  // Starts a Restate server and worker processes: generous timeouts, files one at a time, and after
+  // the other projects, so its processes do not slow their timed tests (nor theirs its own).
+  {
+    resolve,
+    ssr,
+    test: {
+      name: 'restate',
+      env,
+      root: 'packages/restate',
+      include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
+      testTimeout: 60_000,
+      hookTimeout: 60_000,
+      fileParallelism: false,
+      sequence: { groupOrder: 1 },
+    },
+  },
   { resolve, ssr, test: { name: 'bench', env, testTimeout, root: 'bench', include: ['src/**/*.test.ts'] } },
   // Packs every package and installs it outside the workspace: it tests the built files, not the sources.
   { test: { name: 'packaging', root: 'packaging', include: ['*.test.ts'], testTimeout } },

@@ -30,3 +30,8 @@ export { JOURNAL_VERSION, type JournalHeader, type JournalLine } from './journal
 export { parseJournal, parseJournalLines, type ParsedJournal, type TornLine } from './journal/parse-journal.js';
 export { fileJournal, type FileJournalOptions, journalPathFor, memoryJournal, type JournalStore } from './journal/journal-store.js';
 export { replayJournal, type JournalDivergence, type JournalReplay, type ReplayJournalOptions } from './journal/replay-journal.js';
+
+// What a durable engine (@tiller/restate) runs inside its own steps, so the logic is written once.
+export { runToolBatch, type ToolBatchOptions, type ToolBatchResult } from './tools/run-tool-batch.js';
+export { callModel } from './effects/call-model.js';
+export type { EffectContext } from './effects/effect-context.js';

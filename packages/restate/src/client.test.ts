@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { connect } from './client.js';
+import { DurableError } from './errors/durable-error.js';
+import { InvalidMessageError } from './errors/invalid-message-error.js';
+
+describe('connect', () => {
+  // Nothing listens on port 9: a message that is checked first never gets that far.
+  const session = connect({ ingressUrl: 'http://127.0.0.1:9/' }).session('s');
+
+  it('refuses a message that is not a user message, saying where, before any request', async () => {
+    const refused = session.steer({ role: 'user', content: 42 } as never);
+    await expect(refused).rejects.toThrow(InvalidMessageError);
+    expect(DurableError.isInstance(await refused.catch((e: unknown) => e))).toBe(true);
+    await expect(refused).rejects.toMatchObject({ code: 'invalid_message', message: expect.stringMatching(/^session\.steer: invalid message:/) });
+    await expect(session.start({ role: 'assistant' } as never)).rejects.toThrow(/session\.prompt: invalid message/);
+  });
+
+  it('says which call failed when the ingress cannot be reached', async () => {
+    await expect(session.pendingApprovals()).rejects.toThrow(/^POST \/TillerSession\/s\/pendingApprovals: the Restate ingress at http:\/\/127\.0\.0\.1:9 cannot be reached/);
+  });
+});

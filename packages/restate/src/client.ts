@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import { type ApprovalDecision, type Entry, type TurnOutcome, UserMessage } from '@tiller/core';
+import { z } from 'zod';
+import type { ParkedApproval, RunningTurn } from './session-object.js';
+import type { TurnMessage } from './turn-message.js';
+import type { PostResult } from './inbox-object.js';
+import { DurableClientError } from './errors/durable-client-error.js';
+import { InvalidMessageError } from './errors/invalid-message-error.js';
+
+export interface ConnectOptions {
+  /** The Restate server's ingress, e.g. `http://127.0.0.1:8080`. */
+  ingressUrl: string;
+  /** The agent's name, as given to `serve` (default `TillerSession`). */
+  name?: string;
+}
+
+/** A turn sent to Restate: it runs whether or not anyone waits for it. */
+export interface StartedTurn {
+  turnId: string;
+  invocationId: string;
+  /** How the turn ended; waits as long as the turn runs. */
+  outcome(): Promise<TurnOutcome>;
+}
+
+/** The host API of one durable session: the shell's, against a running Restate server. */
+export interface DurableSession {
+  readonly id: string;
+  /** Runs a turn and resolves with how it ended. A prompt sent while a turn runs starts after it. */
+  prompt(input: string | UserMessage): Promise<TurnOutcome>;
+  /** Sends a turn and returns once Restate has it. Sending the same `turnId` again starts nothing new. */
+  start(input: string | UserMessage, options?: { turnId?: string }): Promise<StartedTurn>;
+  steer(input: string | UserMessage): Promise<PostResult>;
+  followUp(input: string | UserMessage): Promise<PostResult>;
+  approve(decisions: ApprovalDecision | readonly ApprovalDecision[]): Promise<PostResult>;
+  /** Cancels the running turn's invocation; it ends `aborted` with this reason. False when no turn runs. */
+  abort(reason?: string): Promise<boolean>;
+  /** The calls a running turn waits to have decided, if it waits. */
+  pendingApprovals(): Promise<ParkedApproval | null>;
+  running(): Promise<RunningTurn | null>;
+  /** The session log, oldest first. */
+  entries(): Promise<Entry[]>;
+  lastOutcome(): Promise<TurnOutcome | null>;
+}
+
+/** How long `outcome()` keeps trying a server it cannot reach before it gives up. */
+const UNREACHABLE_MS = 30_000;
+
+export interface DurableClient {
+  session(id: string): DurableSession;
+}
+
+export function connect(options: ConnectOptions): DurableClient {
+  const ingress = options.ingressUrl.replace(/\/+$/, '');
+  const name = options.name ?? 'TillerSession';
+
+  const call = async <T>(path: string, body: unknown, headers: Record<string, string> = {}): Promise<T> => {
+    let response: Response;
+    try {
+      response = await fetch(`${ingress}/${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body ?? null),
+      });
+    } catch (error) {
+      throw new DurableClientError(`POST /${path}: the Restate ingress at ${ingress} cannot be reached: ${(error as Error).message}`, { cause: error });
+    }
+    const text = await response.text();
+    if (!response.ok) throw new DurableClientError(`POST /${path}: ${response.status} ${text}`);
+    return (text === '' ? null : JSON.parse(text)) as T;
+  };
+
+  const attach = async (invocationId: string): Promise<TurnOutcome> => {
+    // A long turn outlives one HTTP request: attach again until it answers. Only a server that
+    // cannot be reached for a while is an error.
+    let unreachableSince: number | undefined;
+    for (;;) {
+      let response: Response;
+      try {
+        response = await fetch(`${ingress}/restate/invocation/${invocationId}/attach`);
+      } catch (error) {
+        unreachableSince ??= Date.now();
+        if (Date.now() - unreachableSince > UNREACHABLE_MS) {
+          throw new DurableClientError(`the Restate ingress at ${ingress} was unreachable for ${UNREACHABLE_MS / 1000} s while waiting for ${invocationId}`, { cause: error });
+        }
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        continue;
+      }
+      unreachableSince = undefined;
+      const text = await response.text();
+      if (response.ok) return JSON.parse(text) as TurnOutcome;
+      throw new DurableClientError(`the turn's invocation ${invocationId} failed: ${response.status} ${text}`);
+    }
+  };
+
+  return {
+    session(id) {
+      const key = encodeURIComponent(id);
+      const post = (message: TurnMessage) => call<PostResult>(`${name}Inbox/${key}/post`, message);
+      const session: DurableSession = {
+        id,
+        async prompt(input) {
+          return (await session.start(input)).outcome();
+        },
+        async start(input, opts = {}) {
+          const message = toUserMessage(input, 'prompt');
+          const turnId = opts.turnId ?? randomUUID();
+          const sent = await call<{ invocationId: string }>(`${name}/${key}/turn/send`, { turnId, message }, { 'idempotency-key': turnId });
+          return { turnId, invocationId: sent.invocationId, outcome: () => attach(sent.invocationId) };
+        },
+        steer: async (input) => post({ kind: 'steer', message: toUserMessage(input, 'steer'), at: new Date().toISOString() }),
+        followUp: async (input) => post({ kind: 'follow_up', message: toUserMessage(input, 'followUp'), at: new Date().toISOString() }),
+        approve: async (decisions) =>
+          post({ kind: 'approval', decisions: Array.isArray(decisions) ? [...decisions] : [decisions as ApprovalDecision], at: new Date().toISOString() }),
+        async abort(reason = 'aborted by the host') {
+          return (await call<{ aborted: boolean }>(`${name}Inbox/${key}/abort`, { reason })).aborted;
+        },
+        pendingApprovals: () => call(`${name}/${key}/pendingApprovals`, null),
+        running: () => call(`${name}/${key}/running`, null),
+        entries: () => call(`${name}/${key}/entries`, null),
+        lastOutcome: () => call(`${name}/${key}/lastOutcome`, null),
+      };
+      return session;
+    },
+  };
+}
+
+function toUserMessage(input: string | UserMessage, method: string): UserMessage {
+  if (typeof input === 'string') return { role: 'user', content: input };
+  const parsed = UserMessage.safeParse(input);
+  if (!parsed.success) throw new InvalidMessageError(`session.${method}: invalid message:\n${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}

@@ -1,0 +1,32 @@
+import { scriptedModel } from '@tiller/testing';
+import { describe, expect, it } from 'vitest';
+import { resolveDurableOptions } from './durable-options.js';
+import { DurableError } from './errors/durable-error.js';
+import { DurableOptionsError } from './errors/durable-options-error.js';
+
+describe('resolveDurableOptions', () => {
+  const model = scriptedModel([]);
+
+  it('fills the defaults: the shell limits, the no-op compactor, timeouts above a long tool', () => {
+    const resolved = resolveDurableOptions({ model }, 'serve');
+    expect(resolved.name).toBe('TillerSession');
+    expect(resolved.limits.maxToolConcurrency).toBe(4);
+    expect(resolved.compactor.name).toBe('noop');
+    expect(resolved.inactivityTimeoutMs).toBeGreaterThanOrEqual(resolved.limits.toolTimeoutMs);
+  });
+
+  it('fails at configuration with the entry point and the option that is wrong', () => {
+    expect(() => resolveDurableOptions({ model: {} as never }, 'serve')).toThrow(DurableOptionsError);
+    try {
+      resolveDurableOptions({ model: {} as never }, 'serve');
+    } catch (error) {
+      expect(DurableError.isInstance(error)).toBe(true);
+      expect(DurableOptionsError.isInstance(error)).toBe(true);
+      expect((error as DurableError).code).toBe('invalid_options');
+    }
+    expect(() => resolveDurableOptions({ model: {} as never }, 'serve')).toThrow(/serve: invalid options:[\s\S]*model/);
+    expect(() => resolveDurableOptions({ model, name: 'not a name' }, 'serve')).toThrow(/name/);
+    expect(() => resolveDurableOptions({ model, limits: { maxToolConcurrency: 0 } }, 'durableServices')).toThrow(/durableServices[\s\S]*maxToolConcurrency/);
+    expect(() => resolveDurableOptions({ model, tools: [{ name: 'x' }] as never }, 'serve')).toThrow(/defineTool[\s\S]*at tools\[0\]/);
+  });
+});

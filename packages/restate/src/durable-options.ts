@@ -1,0 +1,88 @@
+import { type CompactionHooks, type Compactor, NoOpCompactor } from '@tiller/compaction';
+import type { ProgressEvent, TillerModel } from '@tiller/core';
+import type { SessionLog } from '@tiller/session';
+import type { AgentLimits, Tool, ToolPolicy } from '@tiller/shell';
+import { z } from 'zod';
+import { DurableOptionsError } from './errors/durable-options-error.js';
+
+/** A progress event of a durable turn, as subscribers get it: at least once (see docs/durable.md). */
+export interface DurableEvent {
+  sessionId: string;
+  turnId: string;
+  /** The event's place in its turn: a replay delivers the same event with the same number again. */
+  seq: number;
+  event: ProgressEvent;
+}
+
+const ms = z.number().int().positive();
+const fn = <T>(what: string) => z.custom<T>((value) => typeof value === 'function', { message: `expected ${what}` });
+
+/**
+ * The shell's limits, with the same names and defaults (the shell keeps its option schemas to
+ * itself); `approvalTimeoutMs` is a durable timer here, so it may be hours.
+ */
+const DurableLimits = z.strictObject({
+  maxIterations: z.number().int().nonnegative().default(25),
+  maxToolConcurrency: z.number().int().positive().default(4),
+  toolTimeoutMs: ms.default(120_000),
+  maxToolOutputChars: z.number().int().positive().default(50_000),
+  approvalTimeoutMs: ms.default(300_000),
+  maxRetries: z.number().int().nonnegative().default(3),
+  retryBaseDelayMs: z.number().int().nonnegative().default(1_000),
+  retryMaxDelayMs: z.number().int().nonnegative().default(30_000),
+}) satisfies z.ZodType<AgentLimits>;
+
+export const DurableAgentOptions = z.strictObject({
+  model: z.custom<TillerModel>((value) => typeof (value as TillerModel | undefined)?.stream === 'function' && typeof (value as TillerModel).id === 'string', {
+    message: 'expected a Tiller model (an object with an id and stream(request)); wrap an AI SDK model with fromLanguageModel(model)',
+  }),
+  tools: z
+    .array(z.custom<Tool>((value) => (value as Tool | undefined)?.kind === 'tiller.tool', { message: 'expected a tool made by defineTool' }))
+    .default([])
+    .superRefine((tools, ctx) => {
+      const names = tools.map((tool) => tool.name);
+      for (const [i, name] of names.entries()) {
+        if (names.indexOf(name) !== i) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `duplicate tool name "${name}"` });
+      }
+    }),
+  /** Decides each call before it runs; its decisions are journaled, so a replay does not ask again. */
+  policy: fn<ToolPolicy>('a function (call) => {decision: "allow"} | {decision: "deny", rationale} | {decision: "ask"}').optional(),
+  systemPrompt: z.string().optional(),
+  compactor: z
+    .custom<Compactor<any>>((value) => typeof (value as Compactor<unknown> | undefined)?.maybeCompact === 'function', { message: 'expected a Compactor, such as WindowManager(...)' })
+    .default(NoOpCompactor as Compactor<any>),
+  compactorOptions: z.unknown().optional(),
+  hooks: z.strictObject({ afterCompact: z.array(fn<NonNullable<CompactionHooks['afterCompact']>[number]>('a function (meta) => void')).optional() }).default({}),
+  limits: DurableLimits.default(DurableLimits.parse({})),
+  /** The session object's name on Restate; the inbox is `<name>Inbox`. Letters, digits and `_`. */
+  name: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,62}$/, 'expected a letter, then letters, digits or "_"').default('TillerSession'),
+  /**
+   * The session log of a session, when the host keeps it (a JSONL or SQLite store); by default the
+   * log is the session object's own state on Restate. Every worker must reach the same store.
+   */
+  sessionLog: fn<(sessionId: string) => SessionLog | Promise<SessionLog>>('a function (sessionId) => SessionLog').optional(),
+  /** Progress events, at least once: a replay delivers the events of the steps it replays again, with the same `seq`. */
+  onEvent: fn<(event: DurableEvent) => void>('a function (event) => void').optional(),
+  /**
+   * How long Restate lets a step run without hearing from the worker before it asks the worker to
+   * suspend, and how long after that it cuts the attempt. Model calls and tools run inside steps:
+   * these must be above the longest of them (a cut attempt replays, and a cut tool is interrupted).
+   */
+  inactivityTimeoutMs: ms.default(15 * 60_000),
+  abortTimeoutMs: ms.default(15 * 60_000),
+});
+
+export type DurableAgentOptions = z.input<typeof DurableAgentOptions>;
+export type ResolvedDurableOptions = z.output<typeof DurableAgentOptions>;
+
+export function resolveDurableOptions(options: DurableAgentOptions, entryPoint: string): ResolvedDurableOptions {
+  const parsed = DurableAgentOptions.safeParse(options);
+  if (!parsed.success) throw new DurableOptionsError(`${entryPoint}: invalid options:\n${z.prettifyError(parsed.error)}`);
+  const resolved = parsed.data;
+  try {
+    resolved.compactor.validateOpts?.(resolved.compactorOptions, `${entryPoint} (compactorOptions)`);
+  } catch (error) {
+    throw new DurableOptionsError(`${entryPoint}: invalid compactorOptions: ${(error as Error).message}`);
+  }
+  return resolved;
+}

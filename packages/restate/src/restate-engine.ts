@@ -1,0 +1,162 @@
+import * as restate from '@restatedev/restate-sdk';
+import { createTokenLedger, NoOpCompactor, runCompactor, type TokenLedger } from '@tiller/compaction';
+import type { BlockingEffect, CallLlmEffect, Entry, MaybeCompactEffect, RequestApprovalEffect, ToolSpec, TurnEvent } from '@tiller/core';
+import { callModel, type EffectContext, type Tool } from '@tiller/shell';
+import type { ApprovalWake, TurnEngine } from './drive-turn.js';
+import { runToolsDurably } from './durable-tools.js';
+import { type InboxObject, messageSignal } from './inbox-object.js';
+import type { ResolvedDurableOptions } from './durable-options.js';
+import type { TurnLog } from './state-log.js';
+import type { TurnMessage } from './turn-message.js';
+
+export interface RestateEngineInit {
+  ctx: restate.ObjectContext;
+  options: ResolvedDurableOptions;
+  log: TurnLog;
+  inbox: InboxObject;
+  turnId: string;
+}
+
+export interface RestateEngine extends TurnEngine {
+  /** How many of the turn's inbox messages it has taken. */
+  readonly taken: number;
+}
+
+
+/**
+ * The driver's engine inside the session object's exclusive handler. Every piece of work is a
+ * journaled step (`ctx.run`), so a replay on another worker gets the same answers without doing
+ * the work again; messages are taken from the inbox object by number; abort is the invocation's
+ * cancellation.
+ */
+export function restateEngine(init: RestateEngineInit): RestateEngine {
+  const { ctx, options, log } = init;
+  const inbox = ctx.objectClient(init.inbox, ctx.key);
+  const controller = new AbortController();
+  const tools = new Map<string, Tool>(options.tools.map((t) => [t.name, t]));
+  const toolSpecs: ToolSpec[] = options.tools.map((t) => t.spec);
+  const promptTokens = Math.ceil(((options.systemPrompt?.length ?? 0) + JSON.stringify(toolSpecs).length) / 4);
+  let taken = 0;
+  let seq = 0;
+  const timers = new Map<string, restate.RestatePromise<void>>();
+  // One handle per message number, made once: a wake by the timer leaves it for the next wait.
+  const signals = new Map<number, restate.RestatePromise<TurnMessage | undefined>>();
+
+
+  /** The token ledger over the log, made when first asked for, then kept in step with it (the log only grows). */
+  let ledger: TokenLedger | undefined;
+  const currentLedger = (): TokenLedger => {
+    // A compactor advances the ledger it is given; if its result was then discarded, start over.
+    if (!ledger || ledger.length > log.entries.length) ledger = createTokenLedger(log.entries);
+    for (let i = ledger.length; i < log.entries.length; i++) ledger.append(log.entries[i]!);
+    return ledger;
+  };
+  const contextTokens = () => {
+    const estimate = currentLedger().estimate();
+    return estimate.tokens + (estimate.anchored ? 0 : promptTokens);
+  };
+
+  /**
+   * What the shell's `callModel` reads of its effect context: the model, the tools it may offer,
+   * the system prompt, the limits (retries), the context's size, and where deltas go. Deltas stay
+   * inside the step: they are not journaled and not delivered.
+   */
+  const modelContext = {
+    model: options.model,
+    toolSpecs,
+    options: { systemPrompt: options.systemPrompt, limits: options.limits },
+    meter: { tokens: contextTokens },
+    publish() {},
+  } as unknown as EffectContext;
+
+  const callLlm = (effect: CallLlmEffect) =>
+    ctx.run(
+      `model ${effect.id}`,
+      async (): Promise<TurnEvent> => {
+        try {
+          return await callModel(effect, modelContext, controller.signal);
+        } catch (error) {
+          return { type: 'llm.failed', id: effect.id, at: new Date().toISOString(), error: { kind: 'fatal', message: (error as Error).message } };
+        }
+      },
+      { maxRetryAttempts: 3 },
+    );
+
+  /** `@tiller/compaction`'s `runCompactor` holds the compactor to its contract (append only, hooks, meta). */
+  const compact = async (effect: MaybeCompactEffect): Promise<TurnEvent> => {
+    const { id, midRound, reason, force } = effect;
+    // The default compactor never compacts: its answer is known without a step; only its time must replay the same.
+    if (options.compactor.maybeCompact === NoOpCompactor.maybeCompact) {
+      return { type: 'compaction.done', id, at: await ctx.date.toJSON(), meta: { compacted: false }, appended: [] };
+    }
+    return ctx.run(
+      `compact ${id}`,
+      async (): Promise<TurnEvent> => {
+        const context = { model: options.model.id, window: options.model.contextWindow, promptTokens, midRound, force, reason, signal: controller.signal };
+        const run = await runCompactor(options.compactor, { path: log.entries, ledger: currentLedger() }, context, { opts: options.compactorOptions, hooks: options.hooks });
+        return { type: 'compaction.done', id, at: new Date().toISOString(), meta: run.meta, appended: run.appended };
+      },
+      { maxRetryAttempts: 3 },
+    );
+  };
+
+  return {
+    get taken() {
+      return taken;
+    },
+    async perform(effect: Exclude<BlockingEffect, RequestApprovalEffect>): Promise<TurnEvent> {
+      switch (effect.type) {
+        case 'maybe_compact':
+          return compact(effect);
+        case 'call_llm':
+          return callLlm(effect);
+        case 'run_tools':
+          return runToolsDurably(effect, { ctx, tools, policy: options.policy, limits: options.limits, signal: controller.signal });
+        default: {
+          const unknown: never = effect;
+          throw new TypeError(`unknown blocking effect ${JSON.stringify(unknown)}`);
+        }
+      }
+    },
+    async takeMessages() {
+      const messages: TurnMessage[] = await inbox.take({ from: taken });
+      taken += messages.length;
+      return messages;
+    },
+    async awaitApproval(effect): Promise<ApprovalWake> {
+      const { id } = effect;
+      let timer = timers.get(id);
+      if (!timer) {
+        timer = ctx.sleep(options.limits.approvalTimeoutMs, `approval ${id}`);
+        timers.set(id, timer);
+      }
+      let signal = signals.get(taken);
+      if (!signal) {
+        signal = ctx.signal<TurnMessage>(messageSignal(taken));
+        signals.set(taken, signal);
+      }
+      const wake = await restate.RestatePromise.race([
+        timer.map((): ApprovalWake => ({ kind: 'timeout' })),
+        signal.map((message): ApprovalWake => ({ kind: 'message', message: message! })),
+      ]);
+      if (wake.kind === 'message') taken++;
+      return wake;
+    },
+    approvalParked(effect) {
+      if (effect) ctx.set('approval', { id: effect.id, calls: effect.calls });
+      else ctx.clear('approval');
+    },
+    persist: (entries: readonly Entry[]) => log.append(entries),
+    emit(event) {
+      options.onEvent?.({ sessionId: ctx.key, turnId: init.turnId, seq: seq++, event });
+    },
+    now: () => ctx.date.toJSON(),
+    async cancellation(error) {
+      if (!(error instanceof restate.CancelledError)) return null;
+      // Steps still running (a tool, a model stream) hear it through the turn's signal.
+      controller.abort(new Error('the turn was aborted'));
+      const reason = await inbox.abortReason();
+      return { reason: reason ?? 'the turn was cancelled' };
+    },
+  };
+}

@@ -1,0 +1,90 @@
+import * as restate from '@restatedev/restate-sdk';
+import { type Entry, start, type ToolCallPart, type TurnOutcome, type UserMessage } from '@tiller/core';
+import { driveTurn } from './drive-turn.js';
+import type { ResolvedDurableOptions } from './durable-options.js';
+import { inboxObject, type InboxObject } from './inbox-object.js';
+import { restateEngine } from './restate-engine.js';
+import { openHostLog } from './host-log.js';
+import { openStateLog, readLogEntries } from './state-log.js';
+import type { TurnMessage } from './turn-message.js';
+
+export interface TurnRequest {
+  turnId: string;
+  message: UserMessage;
+}
+
+export interface RunningTurn {
+  turnId: string;
+  invocationId: string;
+}
+
+export interface ParkedApproval {
+  /** The id of the `request_approval` effect. */
+  id: string;
+  calls: ToolCallPart[];
+}
+
+/**
+ * The virtual objects of a durable agent: one session object per session key, whose exclusive
+ * `turn` handler runs one turn at a time (a prompt sent while a turn runs waits its turn), and
+ * the session's inbox. Shared handlers read the session while a turn runs.
+ */
+export function durableObjects(options: ResolvedDurableOptions) {
+  const inbox = inboxObject(`${options.name}Inbox`);
+  const timeouts = { inactivityTimeout: options.inactivityTimeoutMs, abortTimeout: options.abortTimeoutMs };
+  const session = restate.object({
+    name: options.name,
+    description: 'A Tiller session: its log, and its turns, one at a time.',
+    options: timeouts,
+    handlers: {
+      turn: async (ctx: restate.ObjectContext, request: TurnRequest): Promise<TurnOutcome> => runTurn(ctx, request, options, inbox),
+      entries: restate.handlers.object.shared(async (ctx: restate.ObjectSharedContext): Promise<Entry[]> =>
+        options.sessionLog ? (await options.sessionLog(ctx.key)).path() : readLogEntries(ctx),
+      ),
+      running: restate.handlers.object.shared(async (ctx: restate.ObjectSharedContext) => (await ctx.get<RunningTurn>('running')) ?? null),
+      pendingApprovals: restate.handlers.object.shared(async (ctx: restate.ObjectSharedContext) => (await ctx.get<ParkedApproval>('approval')) ?? null),
+      lastOutcome: restate.handlers.object.shared(async (ctx: restate.ObjectSharedContext) => (await ctx.get<TurnOutcome>('lastOutcome')) ?? null),
+    },
+  });
+  return { session, inbox };
+}
+
+async function runTurn(ctx: restate.ObjectContext, request: TurnRequest, options: ResolvedDurableOptions, inbox: InboxObject): Promise<TurnOutcome> {
+  const invocationId = ctx.request().id;
+  const mailbox = ctx.objectClient(inbox, ctx.key);
+  ctx.set('running', { turnId: request.turnId, invocationId } satisfies RunningTurn);
+  let waiting: TurnMessage[];
+  try {
+    waiting = await mailbox.open({ invocationId });
+  } catch (error) {
+    if (!(error instanceof restate.CancelledError)) throw error;
+    // Cancelled before it began: nothing was written, and the next turn gets the messages.
+    const outcome: TurnOutcome = { status: 'aborted', reason: (await mailbox.abortReason()) ?? 'the turn was cancelled', turnId: request.turnId, iterations: 0 };
+    await mailbox.close({ taken: 0 });
+    return finish(ctx, outcome);
+  }
+  const log = options.sessionLog ? await openHostLog(ctx, await options.sessionLog(ctx.key)) : await openStateLog(ctx);
+  const engine = restateEngine({ ctx, options, log, inbox, turnId: request.turnId });
+  const snapshot = start({ maxIterations: options.limits.maxIterations, entries: log.entries });
+  const at = await ctx.date.toJSON();
+  const { outcome } = await driveTurn({ snapshot, input: { type: 'turn.start', turnId: request.turnId, message: request.message, at }, waiting, engine });
+  await afterCancel(() => mailbox.close({ taken: engine.taken }));
+  return finish(ctx, outcome);
+}
+
+function finish(ctx: restate.ObjectContext, outcome: TurnOutcome): TurnOutcome {
+  ctx.clear('running');
+  ctx.clear('approval');
+  ctx.set('lastOutcome', outcome);
+  return outcome;
+}
+
+/** A cancellation that comes after the turn ended on its own is answered by the first await after it: try once more. */
+async function afterCancel<T>(work: () => PromiseLike<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof restate.CancelledError)) throw error;
+    return work();
+  }
+}
