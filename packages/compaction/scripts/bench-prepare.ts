@@ -5,7 +5,7 @@
  */
 import type { Entry } from '@tiller/core';
 import { importPiSession } from '@tiller/session';
-import { readFixture } from '@tiller/testing';
+import { readFixture } from '@tiller/testing/doubles';
 import { DEFAULT_COMPACTION_SETTINGS, createTokenLedger, estimatePathContextTokens, prepareCompaction } from '../src/index.js';
 import { pi } from '../test/pi.js';
 

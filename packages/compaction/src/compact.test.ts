@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assistant, call, extend, label, pathOf, result, turn, user, words } from '../test/paths.js';
 import { expectEachCompactionListsWhatLeftWithIt } from '../test/compaction-lists.js';
-import { scriptedSummarizer } from '@tiller/testing';
+import { scriptedSummarizer } from '@tiller/testing/doubles';
 import { buildContext, CompactionEntry, type Entry } from '@tiller/core';
 import { compact } from './compact.js';
 import { compactionEntry } from './compaction-entry.js';

@@ -1,5 +1,5 @@
 import type { Entry } from '@tiller/core';
-import type { ScriptedSummarizer } from '@tiller/testing';
+import type { ScriptedSummarizer } from '@tiller/testing/doubles';
 import { describe, expectTypeOf, it } from 'vitest';
 import type { CompactionAcc, CompactionContext, CompactionMeta, CompactionOutcome, Compactor } from './compactor.js';
 import { NoOpCompactor } from './compactor.js';

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { expectEachCompactionListsWhatLeftWithIt } from '../test/compaction-lists.js';
 import { assistant, call, type Draft, extend, result, user, words } from '../test/paths.js';
-import { scriptedSummarizer } from '@tiller/testing';
+import { scriptedSummarizer } from '@tiller/testing/doubles';
 import { estimateTokens } from './estimate-tokens.js';
 import { createTokenLedger } from './token-ledger.js';
 import { WindowManager } from './window-manager.js';

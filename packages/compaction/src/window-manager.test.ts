@@ -3,7 +3,7 @@ import { buildContext, CompactionMeta as CoreCompactionMeta } from '@tiller/core
 import { describe, expect, it } from 'vitest';
 import { expectEachCompactionListsWhatLeftWithIt } from '../test/compaction-lists.js';
 import { assistant, call, type Draft, extend, pathOf, result, turn, user, words } from '../test/paths.js';
-import { scriptedSummarizer } from '@tiller/testing';
+import { scriptedSummarizer } from '@tiller/testing/doubles';
 import { type CompactionContext, type CompactionMeta, compactionDoneMeta, NoOpCompactor, runAfterCompactHooks } from './compactor.js';
 import { CompactionConfigError, CompactionError } from './errors.js';
 import { estimateTokens } from './estimate-tokens.js';

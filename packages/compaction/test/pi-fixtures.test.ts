@@ -1,6 +1,6 @@
 import { buildContext, type Entry } from '@tiller/core';
 import { importPiSession } from '@tiller/session';
-import { type FixtureName, readFixture } from '@tiller/testing';
+import { type FixtureName, readFixture } from '@tiller/testing/doubles';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_COMPACTION_SETTINGS, estimateContextTokens, estimatePathContextTokens, estimateTokens } from '../src/index.js';
 import { preparePair, tillerHistoryIds, tillerPrefixIds } from './agreement.js';

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fixturePath } from '@tiller/testing';
+import { fixturePath } from '@tiller/testing/doubles';
 import { expect, it } from 'vitest';
 import { importAndContinue } from '../examples/import-pi-session.js';
 

@@ -4,7 +4,7 @@ import type { LanguageModel } from 'ai';
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool, fromLanguageModel, type Agent, type AgentEvent, type AgentOptions, type TillerModel, type Tool } from './index.js';
-import { scriptedModel } from '@tiller/testing';
+import { scriptedModel } from '@tiller/testing/doubles';
 
 describe('public types', () => {
   it('defineTool infers the arguments from the input schema', () => {

@@ -1,5 +1,5 @@
 import { buildContext, Entry } from '@tiller/core';
-import { readFixture, type FixtureName } from '@tiller/testing';
+import { readFixture, type FixtureName } from '@tiller/testing/doubles';
 import { describe, expect, it } from 'vitest';
 import { contextDifferences, piContext } from '../../test/pi-reference.js';
 import { CustomTypes } from '../custom-types.js';

@@ -106,6 +106,12 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   /** Work waiting its turn, applied one at a time in order; `draining` is the loop applying it, while it runs. */
   const jobs: Job[] = [];
   let draining: Promise<void> | null = null;
+  /**
+   * Whether a loop is applying jobs. Set before the loop starts: a loop that applies every job
+   * without waiting (a dropped answer) ends inside `drain()`, before `draining` is assigned, so
+   * `draining` alone would stay set and no later job would ever run.
+   */
+  let active = false;
   let controller = new AbortController();
   let approval: ParkedApproval | null = null;
   type Waiter<T> = { resolve: (value: T) => void; reject: (error: Error) => void };
@@ -162,7 +168,9 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
    */
   const schedule = (job: Job, hostCall: boolean) => {
     jobs.push(job);
-    draining ??= drain(hostCall);
+    if (active) return;
+    active = true;
+    draining = drain(hostCall);
   };
 
   /**
@@ -183,6 +191,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
         job.caller?.reject(error);
       }
     }
+    active = false;
     draining = null;
   };
 
