@@ -5,19 +5,19 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { createSessionLog, JsonlStore } from '@tiller/session';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgent, fromLanguageModel, type AgentEvent } from '../src/index.js';
-import { startChatCompletionsServer, type ChatCompletionsServer, type ServerReply } from './chat-completions-server.js';
+import { startOpenAICompatibleServer, type OpenAICompatibleServer, type ServerReply } from '@tiller/testing';
 import { recordEvents, recordingTools } from './helpers.js';
 
 const SECRET = 'sk-test-7f3c9a1e5b2d4c6e8a0b';
 
-let server: ChatCompletionsServer | undefined;
+let server: OpenAICompatibleServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
 });
 
 async function localModel(replies: ServerReply[], options: { contextWindow?: number } = {}) {
-  server = await startChatCompletionsServer(replies);
+  server = await startOpenAICompatibleServer({ script: replies });
   const provider = createOpenAICompatible({ name: 'local', baseURL: server.baseURL, apiKey: SECRET, includeUsage: true });
   return fromLanguageModel(provider.chatModel('local-model'), options);
 }
@@ -114,7 +114,7 @@ describe('fromLanguageModel over real HTTP (an OpenAI-compatible server on 127.0
   });
 
   it('retries a refused connection as a transient error', async () => {
-    const closed = await startChatCompletionsServer([]);
+    const closed = await startOpenAICompatibleServer({ script: [] });
     await closed.close();
     const provider = createOpenAICompatible({ name: 'local', baseURL: closed.baseURL, apiKey: SECRET });
     const agent = createAgent({ model: fromLanguageModel(provider.chatModel('local-model')), limits: { maxRetries: 2, retryBaseDelayMs: 1 } });

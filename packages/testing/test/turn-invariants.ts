@@ -1,4 +1,5 @@
-import { isBlockingEffect, type Effect, type Message, type TurnSnapshot } from '@tiller/core';
+import { isBlockingEffect, type Effect, type TurnSnapshot } from '@tiller/core';
+import { unansweredCalls } from '../src/transcript.js';
 import type { StateValue } from 'xstate';
 
 /** The blocking effect each state issues on entry (`idle` issues none). */
@@ -7,26 +8,6 @@ export function blockingEffectOf(value: StateValue): Effect['type'] | undefined 
   if (value === 'calling') return 'call_llm';
   if (typeof value === 'object' && 'tools' in value) return value.tools === 'running' ? 'run_tools' : 'request_approval';
   return undefined;
-}
-
-/** Tool calls in `messages` that do not have exactly one result before the next assistant message. */
-export function unansweredCalls(messages: Iterable<Message>): string[] {
-  const problems: string[] = [];
-  let open = new Map<string, number>();
-  const close = () => {
-    for (const [id, count] of open) if (count !== 1) problems.push(`${id} has ${count} results`);
-  };
-  for (const m of messages) {
-    if (m.role === 'assistant') {
-      close();
-      open = new Map(m.content.flatMap((p) => (p.type === 'toolCall' ? [[p.id, 0] as const] : [])));
-    } else if (m.role === 'toolResult') {
-      if (!open.has(m.toolCallId)) problems.push(`${m.toolCallId} answers no open call`);
-      else open.set(m.toolCallId, open.get(m.toolCallId)! + 1);
-    }
-  }
-  close();
-  return problems;
 }
 
 /**

@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseEvent, start, step, type TurnSnapshot } from '@tiller/core';
-import {
-  TURN_MODEL_CONFIG,
-  transitionsTaken,
-  turnMachineStates,
-  turnMachineTransitions,
-  turnModelInput,
-  turnModelPaths,
-  type ModelPath,
-} from '../src/index.js';
+import { transitionsTaken, turnMachineStates, turnMachineTransitions } from '../src/coverage.js';
+import { TURN_MODEL_CONFIG, turnModelInput, turnModelPaths, type ModelPath } from './core-model.js';
 import { stepViolations } from './turn-invariants.js';
 
 function stateIds(value: TurnSnapshot['value']): string[] {

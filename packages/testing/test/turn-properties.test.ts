@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { replay, replayFrom, restoreSnapshot, serializeSnapshot, start, step, type Effect, type TurnConfig, type TurnSnapshot } from '@tiller/core';
-import { turnModelInputs } from '../src/index.js';
+import { turnModelInputs } from './core-model.js';
 import { stepViolations } from './turn-invariants.js';
 
 /** A choice among the inputs the model knows for the current snapshot, or junk of any shape. */

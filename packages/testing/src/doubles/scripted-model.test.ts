@@ -47,4 +47,20 @@ describe('scriptedModel', () => {
     controller.abort('stop');
     await expect(pending).rejects.toThrow('stop');
   });
+
+  it('keeps what each request was sent without a copy per request, and plays faults by name', async () => {
+    const model = scriptedModel([{ text: 'a' }, { text: 'b' }, { text: 'c' }, 'rate_limited']);
+    const m1 = { role: 'user' as const, content: 'one' };
+    const m2 = { role: 'assistant' as const, content: [{ type: 'text' as const, text: 'a' }] };
+    const m3 = { role: 'user' as const, content: 'two' };
+    const send = (messages: Array<typeof m1 | typeof m2>) => collect(model.stream({ messages, tools: [], system: undefined, signal: new AbortController().signal }));
+    await send([m1]);
+    await send([m1, m2, m3]);
+    // After a compaction the context starts elsewhere: a request of its own.
+    await send([m3]);
+    expect(model.requests.map((r) => r.messages.length)).toEqual([1, 3, 1]);
+    expect(model.requests[1]!.messages[0]).toBe(m1);
+    expect(model.requests[2]!.messages).toEqual([m3]);
+    await expect(send([m3])).rejects.toMatchObject({ kind: 'transient', retryAfterMs: 1 });
+  });
 });

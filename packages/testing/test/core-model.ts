@@ -1,6 +1,11 @@
+/**
+ * The core's own model: every input the turn machine knows, in every snapshot, junk and stale
+ * answers included (a shell never feeds those; the core must still cope). Tiller's suite drives
+ * the pure core with it; `agentPaths` is the world-level model users drive their agents with.
+ */
 import { createTestModel } from '@xstate/graph';
 import { parseEvent, step, turnMachine, type MachineEvent, type TurnConfig, type TurnSnapshot } from '@tiller/core';
-import type { AnyStateNode, StateValue } from 'xstate';
+import type { StateValue } from 'xstate';
 
 /** The configuration model paths start from: one tool round, so the final call is reachable. */
 export const TURN_MODEL_CONFIG: TurnConfig = { maxIterations: 1 };
@@ -95,33 +100,6 @@ export function turnModelInput(snapshot: TurnSnapshot, label: string): unknown {
   const found = turnModelInputs(snapshot).find((i) => i.label === label);
   if (!found) throw new Error(`no model input "${label}" in state ${JSON.stringify(snapshot.value)}`);
   return found.input;
-}
-
-/** A transition of the machine's definition: its source state, its event, its place among that event's candidates. */
-export type TransitionKey = `${string} ${string} #${number}`;
-
-function allStateNodes(node: AnyStateNode = turnMachine.root): AnyStateNode[] {
-  return [node, ...Object.values(node.states).flatMap((child) => allStateNodes(child))];
-}
-
-/** Every state node of the turn machine, by id (`turn.tools.running`). */
-export function turnMachineStates(): string[] {
-  return allStateNodes().map((node) => node.id);
-}
-
-/** Every transition the turn machine's definition declares. */
-export function turnMachineTransitions(): TransitionKey[] {
-  return allStateNodes().flatMap((node) =>
-    [...node.transitions.entries()].flatMap(([eventType, candidates]) => candidates.map((_, i): TransitionKey => `${node.id} ${eventType} #${i}`)),
-  );
-}
-
-/** The transitions the machine takes for an event in a snapshot. */
-export function transitionsTaken(snapshot: TurnSnapshot, event: MachineEvent): TransitionKey[] {
-  return turnMachine.getTransitionData(snapshot, event).map((t) => {
-    const candidates = t.source.transitions.get(t.eventType) ?? [];
-    return `${t.source.id} ${t.eventType} #${candidates.indexOf(t)}` as TransitionKey;
-  });
 }
 
 export interface ModelStep {

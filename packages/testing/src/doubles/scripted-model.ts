@@ -37,17 +37,35 @@ export interface ScriptedFailure {
   delayMs?: number;
 }
 
-export type ScriptedCall = ScriptedReply | ScriptedFailure;
+/** A failure by name, as a provider gives it. */
+export type ModelFault =
+  /** A passing failure (a 503): the shell retries it. */
+  | 'transient'
+  /** A 429 with Retry-After: transient, with the wait the provider asked for (1 ms). */
+  | 'rate_limited'
+  /** The request is larger than the model's window. */
+  | 'overflow'
+  /** A failure no retry fixes (a bad key, a bad request). */
+  | 'fatal'
+  /** The stream starts, then the connection drops (transient). */
+  | 'cut_stream'
+  /** Nothing comes until the call is aborted. */
+  | 'hang';
 
-/** One entry of a script: a call's answer, or a function of the request that gives it. */
+export const MODEL_FAULTS: readonly ModelFault[] = ['transient', 'rate_limited', 'overflow', 'fatal', 'cut_stream', 'hang'];
+
+export type ScriptedCall = ScriptedReply | ScriptedFailure | ModelFault;
+
+/** One entry of a script: a call's answer, a fault by name, or a function of the request that gives one. */
 export type ScriptStep = ScriptedCall | ((request: RecordedRequest, index: number) => ScriptedCall);
 
 /** A request as the scripted model saw it (the signal left out). */
 export interface RecordedRequest {
-  messages: Message[];
-  toolNames: string[];
-  system: string | undefined;
-  maxOutputTokens?: number | undefined;
+  /** The messages sent. They are the agent's own (immutable) messages, not copies. */
+  readonly messages: Message[];
+  readonly toolNames: string[];
+  readonly system: string | undefined;
+  readonly maxOutputTokens?: number | undefined;
 }
 
 export interface ScriptedModel extends TillerModel {
@@ -69,6 +87,7 @@ export interface ScriptedModelOptions {
  */
 export function scriptedModel(script: readonly ScriptStep[], options: ScriptedModelOptions = {}): ScriptedModel {
   const requests: RecordedRequest[] = [];
+  const messages = sharedMessages();
   const id = options.id ?? 'scripted/model';
   return {
     id,
@@ -79,8 +98,11 @@ export function scriptedModel(script: readonly ScriptStep[], options: ScriptedMo
     },
     stream(request) {
       const index = requests.length;
+      const sent = messages.record(request.messages);
       const recorded: RecordedRequest = {
-        messages: structuredClone(request.messages) as Message[],
+        get messages() {
+          return sent();
+        },
         toolNames: request.tools.map((t) => t.name),
         system: request.system,
         ...(request.maxOutputTokens === undefined ? {} : { maxOutputTokens: request.maxOutputTokens }),
@@ -99,7 +121,12 @@ async function* play(
   modelId: string,
 ): AsyncGenerator<ModelStreamPart> {
   if (entry === undefined) throw new ModelError('fatal', `the script has no step for model call ${index + 1}`);
-  const call = typeof entry === 'function' ? entry(recorded, index) : entry;
+  const given = typeof entry === 'function' ? entry(recorded, index) : entry;
+  if (typeof given === 'string') {
+    yield* playFault(given, request);
+    return;
+  }
+  const call: ScriptedReply | ScriptedFailure = given;
   if (call.delayMs) await pauseFor(call.delayMs, request.signal);
   if ('error' in call) {
     throw new ModelError(call.error, call.message ?? `scripted ${call.error} error`, { retryAfterMs: call.retryAfterMs });
@@ -135,6 +162,51 @@ async function* play(
   const usage = usageOf(call, recorded, content);
   const message: AssistantMessage = { role: 'assistant', content, usage, stopReason, model: modelId };
   yield { type: 'done', message, stopReason, usage };
+}
+
+async function* playFault(fault: ModelFault, request: ModelRequest): AsyncGenerator<ModelStreamPart> {
+  switch (fault) {
+    case 'transient':
+      throw new ModelError('transient', 'scripted transient error: the provider is busy (503)');
+    case 'rate_limited':
+      throw new ModelError('transient', 'scripted rate limit (429)', { retryAfterMs: 1 });
+    case 'overflow':
+      throw new ModelError('overflow', 'scripted overflow: the request is larger than the context window');
+    case 'fatal':
+      throw new ModelError('fatal', 'scripted fatal error: the request was refused (400)');
+    case 'cut_stream':
+      yield { type: 'text-delta', delta: 'partial ans' };
+      throw new ModelError('transient', 'scripted cut stream: the connection was reset mid-stream');
+    case 'hang':
+      await pauseFor(Infinity, request.signal);
+      return;
+    default: {
+      const unknown: never = fault;
+      throw new TypeError(`unknown model fault ${JSON.stringify(unknown)}; the faults are ${MODEL_FAULTS.join(', ')}`);
+    }
+  }
+}
+
+/**
+ * Keeps the messages of every request without a copy per request: consecutive requests of a turn
+ * extend one another, so a request that starts with the previous one's messages shares one
+ * growing array with it (checked by identity at its ends). A request that does not (after a
+ * compaction) starts a new array. Memory grows with the messages sent, not with calls times history.
+ */
+function sharedMessages() {
+  let shared: Message[] = [];
+  return {
+    record(messages: readonly Message[]): () => Message[] {
+      const n = messages.length;
+      const s = shared.length;
+      const prefix = Math.min(n, s);
+      const extends_ = prefix === 0 ? s === 0 : messages[0] === shared[0] && messages[prefix - 1] === shared[prefix - 1];
+      if (!extends_) shared = [];
+      for (let i = shared.length; i < n; i++) shared.push(messages[i]!);
+      const mine = shared;
+      return () => mine.slice(0, n);
+    },
+  };
 }
 
 function chunks(text: string, size: number): string[] {

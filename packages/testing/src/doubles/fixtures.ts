@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 /** The recorded pi sessions that tests and benchmarks share. */
 export type FixtureName = 'pi-large-session.jsonl' | 'pi-before-compaction.jsonl';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 
 /**
  * The folder of shared fixtures: `TILLER_FIXTURES` when set, else `shared/fixtures` beside the

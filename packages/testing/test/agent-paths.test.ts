@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import '../src/vitest.js';
+import { agentPaths, assertFullCoverage, coverage, formatPath, parsePath, reachableByTheWorld, runPath, type PathRun } from '../src/index.js';
+import { notebookAgent, notebookPathOptions, writesLandOnce } from './agents/notebook-agent.js';
+
+const paths = agentPaths(notebookPathOptions());
+const runs: PathRun[] = [];
+
+describe('a correct agent, along every generated path', () => {
+  it('generates a few hundred paths with readable, unique names', () => {
+    expect(paths.length).toBeGreaterThan(200);
+    expect(new Set(paths.map((p) => p.name)).size).toBe(paths.length);
+    expect(paths.map((p) => p.name)).toContain('prompt > boundary > reply:text');
+    // Every kind of step the world can take is in some path.
+    const labels = new Set(paths.flatMap((p) => p.name.split(' > ')));
+    for (const label of [
+      'steer',
+      'follow_up',
+      'abort',
+      'crash',
+      'policy_asks',
+      'approve:allow',
+      'approve:deny',
+      'approve:timeout',
+      'tools:ok',
+      'tools:throw',
+      'tools:timeout',
+      'fail:transient',
+      'fail:overflow',
+      'fail:fatal',
+      'reply:error',
+      'reply:aborted',
+      'reply:tool_call(read_note)',
+      'reply:tool_call(write_note)',
+      'reply:tool_call(delete_note)',
+      'reply:parallel_tool_calls(read_note,read_note)',
+    ]) {
+      expect(labels, label).toContain(label);
+    }
+    for (const fault of ['transient+', 'rate_limited+']) expect([...labels].some((l) => l.startsWith(`${fault}reply:`)), fault).toBe(true);
+  });
+
+  it.each(paths.named())('%s', async (_name, path) => {
+    const notebook = new Map<string, string[]>();
+    const run = await runPath(path, notebookAgent(notebook), { invariants: [writesLandOnce(notebook)] });
+    runs.push(run);
+    expect(run).toHoldEveryInvariant();
+  });
+
+  it('covers every state and every transition the world can make the turn take', () => {
+    expect(runs).toHaveLength(paths.length);
+    const report = assertFullCoverage(runs);
+    expect(report.ratio).toBe(1);
+    expect(report.transitions.covered.length).toBe(reachableByTheWorld().transitions.length);
+    expect(report.states.covered).toContain('turn.tools.awaitingApproval');
+  });
+});
+
+describe('a path is a script', () => {
+  it('prints as a script that runs again to the same journal', async () => {
+    const path = paths.find((p) => p.name.includes('crash') && p.name.includes('approve:allow'))!;
+    const script = formatPath(path);
+    expect(parsePath(script)).toEqual(path);
+    const first = await runPath(path, notebookAgent());
+    const again = await runPath(script, notebookAgent());
+    const shape = (run: PathRun) => run.journal.flatMap((l) => (l.type === 'input' ? [l.input.type] : [l.type]));
+    expect(shape(again)).toEqual(shape(first));
+    expect(again.states).toEqual(first.states);
+  });
+
+  it('refuses a broken script, saying what is wrong', () => {
+    expect(() => parsePath('{"steps": []}')).toThrow(/no iterations/);
+    expect(() => parsePath({ name: 'x', iterations: 1, steps: [{ step: { do: 'dance' }, state: 'idle' }] } as never)).toThrow(/unknown path step/);
+  });
+
+  it('reports coverage short of complete when the paths leave states out', async () => {
+    const few = agentPaths({ ...notebookPathOptions(), policy: {}, hostActions: false, crashes: false }).slice(0, 5);
+    const some: PathRun[] = [];
+    const allowAll = (world: Parameters<ReturnType<typeof notebookAgent>>[0]) => ({ ...notebookAgent()(world), policy: () => ({ decision: 'allow' as const }) });
+    for (const p of few) some.push(await runPath(p, allowAll));
+    expect(some.every((r) => r.passed)).toBe(true);
+    const report = coverage(some);
+    expect(report.complete).toBe(false);
+    expect(report.states.missing).toContain('turn.tools.awaitingApproval');
+    expect(() => assertFullCoverage(some)).toThrow(/missing state turn.tools.awaitingApproval/);
+  });
+});
