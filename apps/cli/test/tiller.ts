@@ -1,0 +1,48 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../../..');
+const built = join(repoRoot, 'apps/cli/dist/main.js');
+const source = join(repoRoot, 'apps/cli/src/main.ts');
+
+/** How the tests start the real CLI: the built bin when there is one, else the source through tsx. */
+export const tillerCommand: string[] = existsSync(built) ? [built] : ['--import', 'tsx', source];
+
+export interface TillerRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface TillerOptions {
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  /** Written to stdin, which is then closed. */
+  input?: string;
+  timeoutMs?: number;
+}
+
+/** Runs `tiller ...args` as a child process (stdout and stderr are pipes, not a terminal). */
+export function tiller(args: string[], options: TillerOptions = {}): Promise<TillerRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...tillerCommand, ...args], {
+      cwd: options.cwd ?? repoRoot,
+      env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, TILLER_DEBUG: undefined, ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}
