@@ -1,12 +1,23 @@
 import type { Command, OptionSpecs } from '../cli/command.js';
+import { compactCommand } from './compact.js';
 import { demoCommand } from './demo.js';
 import { diagramCommand } from './diagram.js';
+import { exportCommand } from './export.js';
+import { importCommand } from './import.js';
 import { replayCommand } from './replay.js';
+import { sessionsCommand } from './sessions.js';
+import { showCommand } from './show.js';
 
-/**
- * Every command of `tiller`, in the order `tiller --help` lists them.
- *
- * `inspect` (serve the inspector on 127.0.0.1, or write it as one HTML file) belongs here, after
- * `show`, once apps/inspector lands; it is deliberately not registered until it works.
- */
-export const commands: readonly Command<OptionSpecs>[] = [demoCommand, replayCommand, diagramCommand] as unknown as Command<OptionSpecs>[];
+/** Every command of `tiller`, in the order `tiller --help` lists them. */
+export const commands: readonly Command<OptionSpecs>[] = [
+  demoCommand,
+  replayCommand,
+  compactCommand,
+  sessionsCommand,
+  showCommand,
+  // inspect: serves the inspector (apps/inspector) on 127.0.0.1, or writes it as one HTML file.
+  // Registered here once the inspector lands; until then `tiller inspect` is an unknown command.
+  exportCommand,
+  importCommand,
+  diagramCommand,
+] as unknown as Command<OptionSpecs>[];
