@@ -1,18 +1,23 @@
 import type { Entry } from '../schema/entry.js';
 import type { Message, ToolCallPart, UserMessage } from '../schema/message.js';
 import type { AppendOnlyList } from '../log/append-only-list.js';
+import type { CallLlmEffect, MaybeCompactEffect, RequestApprovalEffect, RunToolsEffect } from './effects.js';
 import type { ApprovalDecision } from './events.js';
 import type { TurnOutcome } from './outcome.js';
 
 /** Why the turn stopped at a steering boundary. */
 export type BoundaryReason = 'turn_start' | 'tool_batch' | 'overflow' | 'steer' | 'follow_up';
 
-/** The one effect the turn waits on, with the id its answer must carry. */
+/**
+ * The blocking effect the turn waits on, as it was issued, less what the context holds anyway
+ * (the messages of a model call, the calls of the open batch): the state's entry action adds
+ * those back. Its answer is the input that carries the same `id`.
+ */
 export type Pending =
-  | { readonly effect: 'maybe_compact'; readonly id: string; readonly reason: BoundaryReason; readonly force: boolean }
-  | { readonly effect: 'call_llm'; readonly id: string; readonly final: boolean }
-  | { readonly effect: 'run_tools'; readonly id: string }
-  | { readonly effect: 'request_approval'; readonly id: string; readonly toolCallIds: readonly string[] };
+  | Readonly<MaybeCompactEffect>
+  | Readonly<Omit<CallLlmEffect, 'context'>>
+  | Readonly<Omit<RunToolsEffect, 'calls' | 'decisions'>>
+  | Readonly<Omit<RequestApprovalEffect, 'calls'> & { toolCallIds: readonly string[] }>;
 
 export type QueuedKind = 'steer' | 'follow_up';
 

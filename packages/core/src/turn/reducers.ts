@@ -3,7 +3,7 @@ import type { ProgressEvent } from './effects.js';
 import type { MachineEvent, TurnEventOf } from './events.js';
 import { isResultEvent, resultProblem, routeFailure, routeReply } from './classify.js';
 import { appendEntries } from './update/append-entries.js';
-import { awaitCall, awaitCompaction, awaitTools } from './update/await-effect.js';
+import { awaitApproval, awaitCall, awaitCompaction, awaitTools } from './update/await-effect.js';
 import { endTurn, type Ending } from './update/end-turn.js';
 import { noteIgnored } from './update/note-ignored.js';
 import { deliverQueued, queueMessage } from './update/queue-message.js';
@@ -53,9 +53,9 @@ export const reducers = {
 
   applyCompaction: ((work, event, emit, base) => {
     const pending = base.turn?.pending;
-    const boundary = pending?.effect === 'maybe_compact' ? pending.reason : 'turn_start';
+    const boundary = pending?.type === 'maybe_compact' ? pending.reason : 'turn_start';
     appendEntries(work, event.appended);
-    emit({ type: 'compaction.finished', compactionId: event.compactionId, meta: event.meta });
+    emit({ type: 'compaction.finished', compactionId: event.id, meta: event.meta });
     const deliveries = deliverQueued(work, event.at, boundary);
     if (deliveries.length > 0) emit({ type: 'messages.delivered', deliveries });
     awaitCall(work);
@@ -95,28 +95,28 @@ export const reducers = {
 
   recordResults: ((work, event, emit, base) => {
     const results = recordToolResults(work, event, base.turn!.batch!);
-    emit({ type: 'tools.finished', batchId: event.batchId, results });
+    emit({ type: 'tools.finished', batchId: event.id, results });
     awaitCompaction(work, 'tool_batch');
   }) satisfies Reducer<TurnEventOf<'tools.done'>>,
 
   requestApproval: ((work, event, emit, base) => {
-    work.turn!.pending = { effect: 'request_approval', id: event.batchId, toolCallIds: event.toolCallIds };
+    awaitApproval(work, event.toolCallIds);
     const asked = new Set(event.toolCallIds);
-    emit({ type: 'approval.requested', batchId: event.batchId, calls: openCallsOf(base).filter((c) => asked.has(c.id)) });
+    emit({ type: 'approval.requested', batchId: event.id, calls: openCallsOf(base).filter((c) => asked.has(c.id)) });
   }) satisfies Reducer<TurnEventOf<'approval.needed'>>,
 
   applyDecisions: ((work, event, _emit, base) => {
     const turn = work.turn!;
     const batch = turn.batch!;
     const pending = base.turn?.pending;
-    const asked = pending?.effect === 'request_approval' ? pending.toolCallIds : [];
+    const asked = pending?.type === 'request_approval' ? pending.toolCallIds : [];
     const decided = new Set(event.decisions.map((d) => d.toolCallId));
     const undecided = asked
       .filter((id) => !decided.has(id))
       .map((toolCallId) => ({ toolCallId, decision: 'deny' as const, rationale: 'No decision was given for this call.' }));
     turn.batch = { ...batch, decisions: [...batch.decisions, ...event.decisions, ...undecided] };
     // The same batch runs again, now with every asked call decided.
-    turn.pending = { effect: 'run_tools', id: event.batchId };
+    awaitTools(work);
   }) satisfies Reducer<TurnEventOf<'approval.decided'>>,
 
   failOnProblem: ((work, event, emit, base) => {

@@ -14,5 +14,5 @@ export function startTurn(work: WorkingContext, event: TurnEventOf<'turn.start'>
     batch: null,
     deliveries: [],
   };
-  appendMessages(work, event.at, [event.message]);
+  appendMessages(work, event.at, [event.message], ['prompt']);
 }

@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Entry } from '../schema/entry.js';
-import type { Message } from '../schema/message.js';
-import type { Effect, ProgressEvent } from './effects.js';
-import { createTurnDriver } from './turn-driver.js';
-import { start, step } from './step.js';
+import { type Effect, type Entry, type Message, type ProgressEvent, start, step } from '@tiller/core';
+import { createTurnDriver } from '../src/turn-driver.js';
 
 const types = (effects: Effect[]) => effects.map((e) => e.type);
 const progress = (effects: Effect[]): ProgressEvent[] => effects.flatMap((e) => (e.type === 'emit' ? [e.event] : []));
@@ -27,14 +24,14 @@ describe('turn start and steering boundaries', () => {
     expect(d.snapshot.value).toBe('steering');
     expect(types(effects)).toEqual(['persist', 'emit', 'emit', 'maybe_compact']);
     expect(persisted(effects)).toMatchObject([{ id: 't.0', parentId: null, kind: 'message', message: { role: 'user', content: 'hello' } }]);
-    expect(effects.at(-1)).toEqual({ type: 'maybe_compact', compactionId: 't:compaction:0', midRound: false, reason: 'turn_start', force: false });
+    expect(effects.at(-1)).toEqual({ type: 'maybe_compact', id: 't:compaction:0', midRound: false, reason: 'turn_start', force: false });
   });
 
   it('moves to calling on compaction.done and hands the model the whole context', () => {
     const d = calling();
     const call = d.pending();
     expect(d.snapshot.value).toBe('calling');
-    expect(call).toMatchObject({ type: 'call_llm', callId: 't:call:1', final: false });
+    expect(call).toMatchObject({ type: 'call_llm', id: 't:call:1', final: false });
     expect(call?.type === 'call_llm' && roles(call.context)).toEqual(['user']);
   });
 
@@ -86,7 +83,7 @@ describe('tool rounds', () => {
   it('runs the calls of a reply, then appends one result per call in the order of the calls', () => {
     const d = calling();
     const run = d.toolCalls({ id: 'a', name: 'ls' }, { id: 'b', name: 'cat', args: { path: 'x' } });
-    expect(run.at(-1)).toMatchObject({ type: 'run_tools', batchId: 't:batch:2', calls: [{ id: 'a' }, { id: 'b' }], decisions: [] });
+    expect(run.at(-1)).toMatchObject({ type: 'run_tools', id: 't:batch:2', calls: [{ id: 'a' }, { id: 'b' }], decisions: [] });
     const done = d.toolsDone([
       { toolCallId: 'b', content: [{ type: 'text', text: 'B' }], isError: false },
       { toolCallId: 'a', content: [{ type: 'text', text: 'A' }], isError: true },
@@ -211,7 +208,7 @@ describe('model failures', () => {
     const effects = d.llmFailed('overflow', 'prompt is too long');
     expect(effects.at(-1)).toMatchObject({ type: 'maybe_compact', force: true, reason: 'overflow' });
     d.compactionDone();
-    expect(d.pending()).toMatchObject({ type: 'call_llm', callId: 't:call:3' });
+    expect(d.pending()).toMatchObject({ type: 'call_llm', id: 't:call:3' });
     d.llmFailed('overflow', 'still too long');
     expect(d.snapshot.context.lastOutcome).toMatchObject({ status: 'failed', error: { kind: 'overflow' } });
   });
@@ -247,12 +244,12 @@ describe('approvals', () => {
     d.toolCalls({ id: 'a', name: 'rm' }, { id: 'b', name: 'ls' }, { id: 'c', name: 'mv' });
     const ask = d.approvalNeeded(['a', 'c']);
     expect(d.snapshot.value).toEqual({ tools: 'awaitingApproval' });
-    expect(ask.at(-1)).toMatchObject({ type: 'request_approval', batchId: 't:batch:2', calls: [{ id: 'a' }, { id: 'c' }] });
+    expect(ask.at(-1)).toMatchObject({ type: 'request_approval', id: 't:approval:3', calls: [{ id: 'a' }, { id: 'c' }] });
     const run = d.approvalDecided([{ toolCallId: 'a', decision: 'allow' }]);
     expect(d.snapshot.value).toEqual({ tools: 'running' });
     expect(run.at(-1)).toMatchObject({
       type: 'run_tools',
-      batchId: 't:batch:2',
+      id: 't:batch:4',
       decisions: [{ toolCallId: 'a', decision: 'allow' }, { toolCallId: 'c', decision: 'deny' }],
     });
   });
@@ -289,9 +286,9 @@ describe('abort', () => {
 
   it('ignores the late answer to an aborted call and notes it', () => {
     const d = calling();
-    const callId = (d.pending() as { callId: string }).callId;
+    const id = d.pending()!.id;
     d.abort();
-    const effects = d.send({ type: 'llm.done', callId, at: d.now(), stopReason: 'stop', message: { role: 'assistant', content: [] } });
+    const effects = d.send({ type: 'llm.done', id, at: d.now(), stopReason: 'stop', message: { role: 'assistant', content: [] } });
     expect(persisted(effects)).toEqual([]);
     expect(d.snapshot.context.ignored).toMatchObject({ count: 1, recent: [{ eventType: 'llm.done' }] });
     expect(d.snapshot.context.lastOutcome?.status).toBe('aborted');
@@ -301,15 +298,15 @@ describe('abort', () => {
 describe('inputs that do not fit', () => {
   it('ignores a result whose id is not the pending one, without leaving the state', () => {
     const d = calling();
-    d.send({ type: 'llm.done', callId: 'someone-else', at: d.now(), stopReason: 'stop', message: { role: 'assistant', content: [] } });
+    d.send({ type: 'llm.done', id: 'someone-else', at: d.now(), stopReason: 'stop', message: { role: 'assistant', content: [] } });
     expect(d.snapshot.value).toBe('calling');
     expect(d.snapshot.context.ignored.count).toBe(1);
   });
 
   it('fails the running turn on an input that fails its schema, naming the field', () => {
     const d = calling();
-    d.send({ type: 'llm.done', callId: 3, at: d.now() });
-    expect(d.snapshot.context.lastOutcome).toMatchObject({ status: 'failed', reason: expect.stringContaining('callId') });
+    d.send({ type: 'llm.done', id: 3, at: d.now() });
+    expect(d.snapshot.context.lastOutcome).toMatchObject({ status: 'failed', reason: expect.stringContaining('id') });
   });
 
   it('fails the running turn on a second turn.start', () => {
