@@ -190,15 +190,79 @@ describe('steering and follow-ups', () => {
     expect(d.pending()).toMatchObject({ type: 'call_llm' });
   });
 
-  it('keeps a steer sent while idle for the next turn', () => {
+  it('drops a steer or follow-up sent while idle, with a note that carries the message, instead of keeping it for a later turn', () => {
     const d = calling();
     d.reply('done');
-    expect(d.steer('for later')).toEqual([]);
-    expect(d.snapshot.context.queue).toHaveLength(1);
+    const steer = d.steer('too late');
+    const followUp = d.followUp('also too late');
+    expect(progress([...steer, ...followUp])).toEqual([
+      { type: 'event.ignored', note: expect.objectContaining({ eventType: 'steer', reason: 'no turn is running', message: { role: 'user', content: 'too late' } }) },
+      { type: 'event.ignored', note: expect.objectContaining({ eventType: 'follow_up', message: { role: 'user', content: 'also too late' } }) },
+    ]);
+    expect(d.snapshot.context.queue).toEqual([]);
     d.startTurn('next', 't2');
     d.compactionDone();
-    expect([...d.snapshot.context.view].slice(-2).map(textOf)).toEqual(['next', 'for later']);
-    expect(d.snapshot.context.turn?.deliveries[0]).toMatchObject({ receivedIn: 'idle', boundary: 'turn_start' });
+    expect([...d.snapshot.context.view].map(textOf)).not.toContain('too late');
+  });
+
+  it('drops, with a note each, the steers and follow-ups an aborted turn never reached a boundary for', () => {
+    const d = calling();
+    d.toolCalls({ id: 'a', name: 'ls' });
+    d.steer('look at src');
+    d.followUp('then summarise');
+    const aborted = d.abort('the user stopped it');
+    const notes = progress(aborted).filter((e) => e.type === 'event.ignored');
+    expect(notes.map((e) => (e.type === 'event.ignored' ? [e.note.eventType, e.note.message] : []))).toEqual([
+      ['steer', { role: 'user', content: 'look at src' }],
+      ['follow_up', { role: 'user', content: 'then summarise' }],
+    ]);
+    expect(progress(aborted).at(-1)).toMatchObject({ type: 'turn.ended', outcome: { status: 'aborted' } });
+    expect(d.snapshot.context.queue).toEqual([]);
+    d.startTurn('next', 't2');
+    d.compactionDone();
+    expect([...d.snapshot.context.view].map(textOf)).not.toContain('look at src');
+  });
+});
+
+describe('a reply that repeats a tool call id', () => {
+  it('keeps only the first call with the id, runs each call once, and notes the repeat', () => {
+    const d = calling();
+    const effects = d.toolCalls({ id: 'a', name: 'write', args: { n: 1 } }, { id: 'a', name: 'write', args: { n: 2 } }, { id: 'b', name: 'ls' });
+    expect(effects.at(-1)).toMatchObject({ type: 'run_tools', calls: [{ id: 'a', args: { n: 1 } }, { id: 'b' }] });
+    const stored = persisted(effects).at(-1)!;
+    expect(stored.kind === 'message' && stored.message.role === 'assistant' && stored.message.content.map((p) => (p.type === 'toolCall' ? p.id : p.type))).toEqual(['a', 'b']);
+    expect(progress(effects)).toContainEqual({ type: 'event.ignored', note: expect.objectContaining({ eventType: 'llm.done', reason: expect.stringContaining('repeats tool call id "a"') }) });
+    d.toolsDone();
+    expect(roles(d.snapshot.context.view)).toEqual(['user', 'assistant', 'toolResult', 'toolResult']);
+  });
+});
+
+describe('an abort while the model streams', () => {
+  const partial = {
+    role: 'assistant' as const,
+    content: [
+      { type: 'thinking' as const, thinking: 'the user wants' },
+      { type: 'text' as const, text: 'Here is the first half' },
+      { type: 'toolCall' as const, id: 'half', name: 'write', args: {} },
+    ],
+  };
+
+  it('keeps the text and thinking streamed so far as an aborted reply, without the half-streamed tool call', () => {
+    const d = calling();
+    const effects = d.send({ type: 'abort', at: d.now(), reason: 'stop', partial });
+    const reply = persisted(effects).find((e) => e.kind === 'message' && e.message.role === 'assistant');
+    expect(reply).toMatchObject({ message: { role: 'assistant', stopReason: 'aborted', content: [{ type: 'thinking' }, { type: 'text', text: 'Here is the first half' }] } });
+    expect(roles(d.snapshot.context.view)).toEqual(['user', 'assistant']);
+    expect(d.snapshot.context.lastOutcome).toMatchObject({ status: 'aborted', reason: 'stop' });
+  });
+
+  it('appends nothing when nothing was streamed, and ignores a partial reply outside a model call', () => {
+    const d = calling();
+    expect(persisted(d.send({ type: 'abort', at: d.now(), partial: { role: 'assistant', content: [{ type: 'text', text: '' }] } }))).toEqual([]);
+    const t = calling();
+    t.toolCalls({ id: 'a', name: 'ls' });
+    const aborted = persisted(t.send({ type: 'abort', at: t.now(), partial }));
+    expect(aborted.map((e) => (e.kind === 'message' ? e.message.role : e.kind))).toEqual(['toolResult']);
   });
 });
 
@@ -211,6 +275,19 @@ describe('model failures', () => {
     expect(d.pending()).toMatchObject({ type: 'call_llm', id: 't:call:3' });
     d.llmFailed('overflow', 'still too long');
     expect(d.snapshot.context.lastOutcome).toMatchObject({ status: 'failed', error: { kind: 'overflow' } });
+  });
+
+  it('says whether the compaction an overflow forced removed anything', () => {
+    const nothing = calling();
+    nothing.llmFailed('overflow', 'prompt is too long');
+    nothing.compactionDone();
+    nothing.llmFailed('overflow', 'still too long');
+    expect(nothing.snapshot.context.lastOutcome).toMatchObject({ reason: expect.stringContaining('removed nothing (is a compactor configured?)') });
+    const compacted = calling();
+    compacted.llmFailed('overflow', 'prompt is too long');
+    compacted.compactionDone({ meta: { compacted: true } });
+    compacted.llmFailed('overflow', 'still too long');
+    expect(compacted.snapshot.context.lastOutcome).toMatchObject({ reason: expect.stringContaining('overflowed again after compaction') });
   });
 
   it('fails the turn on a fatal or transient failure that reaches the core', () => {

@@ -26,7 +26,7 @@ export interface QueuedMessage {
   readonly kind: QueuedKind;
   readonly message: UserMessage;
   readonly receivedAt: string;
-  /** The state the turn was in when it arrived (`idle` when no turn was running). */
+  /** The state the turn was in when it arrived. */
   readonly receivedIn: string;
 }
 
@@ -55,6 +55,8 @@ export interface ActiveTurn {
   readonly effectSeq: number;
   readonly pending: Pending | null;
   readonly overflowRetries: number;
+  /** What the compaction forced by the last overflow did, until the next reply. */
+  readonly overflowCompaction: 'compacted' | 'nothing_compacted' | null;
   readonly batch: OpenBatch | null;
   readonly deliveries: readonly Delivery[];
 }
@@ -64,6 +66,8 @@ export interface IgnoredNote {
   readonly eventType: string;
   readonly reason: string;
   readonly at?: string;
+  /** The steer or follow-up that was dropped, so the host can send it again. */
+  readonly message?: UserMessage;
 }
 
 /**

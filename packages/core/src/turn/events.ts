@@ -100,7 +100,17 @@ export const CompactionDoneEvent = z.object({
 
 export const SteerEvent = z.object({ type: z.literal('steer'), message: UserMessage, ...timed });
 export const FollowUpEvent = z.object({ type: z.literal('follow_up'), message: UserMessage, ...timed });
-export const AbortEvent = z.object({ type: z.literal('abort'), reason: z.string().optional(), ...timed });
+export const AbortEvent = z.object({
+  type: z.literal('abort'),
+  reason: z.string().optional(),
+  /**
+   * What the model had streamed of the reply being aborted. Its text and thinking are kept (with
+   * `stopReason: 'aborted'`), so what the user saw stays in the transcript; a tool call that
+   * streamed in part is not (it never ran).
+   */
+  partial: AssistantMessage.optional(),
+  ...timed,
+});
 
 export const TurnEvent = z.discriminatedUnion('type', [
   TurnStartEvent,

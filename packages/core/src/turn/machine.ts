@@ -121,6 +121,9 @@ export const turnMachine = turnSetup.createMachine({
     idle: {
       on: {
         'turn.start': { target: 'steering', actions: 'startTurn' },
+        // A steer or follow-up joins a running turn only; while idle it is dropped with a note.
+        steer: { actions: 'noteIdle' },
+        follow_up: { actions: 'noteIdle' },
         abort: { actions: 'noteIdle' },
         'event.invalid': { actions: 'noteIdle' },
       },

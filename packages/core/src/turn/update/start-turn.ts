@@ -11,6 +11,7 @@ export function startTurn(work: WorkingContext, event: TurnEventOf<'turn.start'>
     effectSeq: 0,
     pending: null,
     overflowRetries: 0,
+    overflowCompaction: null,
     batch: null,
     deliveries: [],
   };
