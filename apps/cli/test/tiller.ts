@@ -1,14 +1,19 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 const built = join(repoRoot, 'apps/cli/dist/main.js');
 const source = join(repoRoot, 'apps/cli/src/main.ts');
 
+// tsx's loader by its full path: a bare `--import tsx` resolves from the working directory, and
+// some tests run the CLI from folders outside the repository.
+const tsxLoader = pathToFileURL(createRequire(join(repoRoot, 'package.json')).resolve('tsx')).href;
+
 /** How the tests start the real CLI: the built bin when there is one, else the source through tsx. */
-export const tillerCommand: string[] = existsSync(built) ? [built] : ['--import', 'tsx', source];
+export const tillerCommand: string[] = existsSync(built) ? [built] : ['--import', tsxLoader, source];
 
 export interface TillerRun {
   code: number | null;

@@ -1,8 +1,11 @@
 import type { OutStream, Style } from './style.js';
 
 export interface Spinner {
-  /** Shows `text` with a spinner on a terminal; elsewhere writes it once as a plain line. */
-  start(text: string): void;
+  /**
+   * Shows `text` with a spinner on a terminal; elsewhere writes it once as a plain line, unless it
+   * is `transient` (worth seeing while it lasts, not worth a line in a log).
+   */
+  start(text: string, options?: { transient?: boolean }): void;
   /** Clears the spinner's line (a terminal) so that what follows starts at column 0. */
   stop(): void;
   readonly spinning: boolean;
@@ -23,10 +26,10 @@ export function createSpinner(stream: OutStream, style: Style): Spinner {
     get spinning() {
       return timer !== undefined;
     },
-    start(text) {
+    start(text, options = {}) {
       label = text;
       if (!style.color) {
-        stream.write(`${text}\n`);
+        if (!options.transient) stream.write(`${text}\n`);
         return;
       }
       if (timer) return;

@@ -5,12 +5,14 @@ import { diagramCommand } from './diagram.js';
 import { exportCommand } from './export.js';
 import { importCommand } from './import.js';
 import { replayCommand } from './replay.js';
+import { runCommand } from './run.js';
 import { sessionsCommand } from './sessions.js';
 import { showCommand } from './show.js';
 
 /** Every command of `tiller`, in the order `tiller --help` lists them. */
 export const commands: readonly Command<OptionSpecs>[] = [
   demoCommand,
+  runCommand,
   replayCommand,
   compactCommand,
   sessionsCommand,

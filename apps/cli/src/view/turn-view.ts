@@ -36,6 +36,12 @@ export function turnView(options: TurnViewOptions): AgentListener & { finish(): 
     atLineStart = true;
     streaming = undefined;
   };
+  const endLine = () => {
+    spinner.stop();
+    if (!atLineStart) stream.write('\n');
+    atLineStart = true;
+    streaming = undefined;
+  };
   const write = (text: string, kind: 'text' | 'thinking') => {
     spinner.stop();
     if (streaming !== kind && !atLineStart) stream.write('\n');
@@ -55,6 +61,7 @@ export function turnView(options: TurnViewOptions): AgentListener & { finish(): 
   const listener = (event: AgentEvent) => {
     switch (event.type) {
       case 'turn.started':
+        modelCalls = 0;
         showState();
         break;
       case 'llm.started':
@@ -76,7 +83,7 @@ export function turnView(options: TurnViewOptions): AgentListener & { finish(): 
         if (usage && options.window) {
           const tokens = usage.input + usage.cacheRead + usage.cacheWrite + usage.output;
           line(style.dim(`context ${gauge(tokens, options.window)}`));
-        } else if (!atLineStart) line('');
+        } else endLine();
         break;
       }
       case 'llm.retry':
@@ -88,7 +95,7 @@ export function turnView(options: TurnViewOptions): AgentListener & { finish(): 
         break;
       case 'tool.started': {
         const call = calls.get(event.toolCallId);
-        spinner.start(style.dim(`running ${call ? describeCall(call) : event.toolName}…`));
+        spinner.start(style.dim(`running ${call ? describeCall(call) : event.toolName}…`), { transient: true });
         break;
       }
       case 'tool.finished': {
@@ -108,7 +115,7 @@ export function turnView(options: TurnViewOptions): AgentListener & { finish(): 
         break;
       case 'compaction.started':
         showState();
-        spinner.start(style.dim(`compaction check (${event.midRound ? 'mid-round' : 'turn start'}, ${formatTokens(event.tokensBefore)} tokens)…`));
+        spinner.start(style.dim(`compaction check (${event.midRound ? 'mid-round' : 'turn start'}, ${formatTokens(event.tokensBefore)} tokens)…`), { transient: true });
         break;
       case 'compaction.finished': {
         spinner.stop();
@@ -136,6 +143,8 @@ export function turnView(options: TurnViewOptions): AgentListener & { finish(): 
         line(`${event.outcome.status === 'completed' ? style.green('●') : style.red('●')} turn ${describeOutcome(event.outcome)}`);
         break;
       case 'event.ignored':
+        // A steer that arrived as the turn ended, say: the user should know it was not delivered.
+        line(style.dim(`(${event.note.eventType} not applied: ${event.note.reason})`));
         break;
       case 'shell.error':
         line(style.red(`! ${event.where}: ${event.message}`));
@@ -147,11 +156,7 @@ export function turnView(options: TurnViewOptions): AgentListener & { finish(): 
     }
   };
   return Object.assign(listener, {
-    finish() {
-      spinner.stop();
-      if (!atLineStart) stream.write('\n');
-      atLineStart = true;
-    },
+    finish: endLine,
   });
 }
 
