@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { tillerInProcess } from './in-process.js';
 import { tiller } from './tiller.js';
 
 // Each case starts a real node process; several run at once.
@@ -40,7 +41,21 @@ describe('bad input gives one line on stderr and a documented exit code', () => 
     { args: ['replay', 'DIR/empty.journal.jsonl'], code: 3, message: /^tiller replay: .*empty\.journal\.jsonl: the file is empty$/ },
     { args: ['replay', 'DIR/bad.journal.jsonl'], code: 3, message: /^tiller replay: .*bad\.journal\.jsonl:1: not a journal line/ },
   ];
-  it.concurrent.each(cases)('tiller $args', async ({ args, code, message }) => {
+  it.each(cases)('tiller $args', async ({ args, code, message }) => {
+    const run = await tillerInProcess(args.map((a) => a.replace('DIR', dir)));
+    expect(run.code, run.stderr).toBe(code);
+    expectOneLine(run.stderr, message);
+    expect(run.stdout).toBe('');
+  });
+});
+
+describe('the real process gives the same line and exit code', () => {
+  const spawned: Array<{ args: string[]; code: number; message: RegExp }> = [
+    { args: ['demo', '--bogus'], code: 2, message: /^tiller demo: unknown option --bogus \(see tiller demo --help\)$/ },
+    { args: ['replay', 'DIR/missing.jsonl'], code: 3, message: /^tiller replay: .*missing\.jsonl: no such journal or session file$/ },
+    { args: ['show', 'DIR/garbage.jsonl'], code: 3, message: /^tiller show: .*garbage\.jsonl:1: not a session file \(the first line is not JSON\)$/ },
+  ];
+  it.concurrent.each(spawned)('tiller $args', async ({ args, code, message }) => {
     const run = await tiller(args.map((a) => a.replace('DIR', dir)));
     expect(run.code, run.stderr).toBe(code);
     expectOneLine(run.stderr, message);
@@ -61,7 +76,7 @@ describe('help and version', () => {
     const names = [...run.stdout.matchAll(/^ {2}(\w+) {2,}/gm)].map((m) => m[1]!);
     expect(names).toContain('demo');
     expect(run.stdout).toContain('Exit codes: 0 ok, 1 the work failed');
-    const helps = await Promise.all(names.map((name) => tiller([name, '--help'])));
+    const helps = await Promise.all(names.map((name) => tillerInProcess([name, '--help'])));
     for (const [i, help] of helps.entries()) {
       expect(help.code).toBe(0);
       expect(help.stdout).toMatch(new RegExp(`^usage: tiller ${names[i]}`));

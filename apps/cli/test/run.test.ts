@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type ChatServer, startChatServer } from './chat-server.js';
 import { tillerInPty } from './pty.js';
+import { tillerInProcess } from './in-process.js';
 import { repoRoot, tiller, tillerCommand } from './tiller.js';
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -186,11 +187,11 @@ describe('tiller run, bad input', () => {
     { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '--session', 'DIR/pi.jsonl', 'hi'], code: 3, message: /^tiller run: .*pi\.jsonl: a pi session; make a Tiller copy first with tiller import/ },
     { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '-p'], code: 2, message: /^tiller run: no prompt: give it as arguments or on stdin/ },
   ];
-  it.concurrent.each(cases)('tiller $args', async ({ args, code, message }) => {
+  it.each(cases)('tiller $args', async ({ args, code, message }) => {
     const home = await mkdtemp(join(tmpdir(), 'tiller-cli-run-bad-'));
     try {
       await writeFile(join(home, 'pi.jsonl'), `${JSON.stringify({ type: 'session', version: 3, id: 'p', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/' })}\n`);
-      const run = await tiller(args.map((a) => a.replace('DIR', home)), { env: { TILLER_HOME: home, ANTHROPIC_API_KEY: undefined }, cwd: home });
+      const run = await tillerInProcess(args.map((a) => a.replace('DIR', home)), { env: { TILLER_HOME: home, ANTHROPIC_API_KEY: undefined }, cwd: home });
       expect(run.code, run.stderr).toBe(code);
       const lines = run.stderr.trim().split('\n');
       expect(lines, run.stderr).toHaveLength(1);

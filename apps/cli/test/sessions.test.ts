@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { SessionManager } from '@mariozechner/pi-coding-agent';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makePiSessionText } from './pi-session.js';
+import { tillerInProcess } from './in-process.js';
 import { tiller } from './tiller.js';
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -163,8 +164,8 @@ describe('bad session input', () => {
     { args: ['import', 'DIR/pi.tiller.jsonl'], code: 3, message: /^tiller import: .*already a Tiller session; nothing to import$/ },
     { args: ['sessions', 'DIR/none'], code: 3, message: /^tiller sessions: .*none: no such folder$/ },
   ];
-  it.concurrent.each(cases)('tiller $args', async ({ args, code, message }) => {
-    const run = await tiller(args.map((a) => a.replace('DIR', dir)), { env: { OPENAI_API_KEY: undefined } });
+  it.each(cases)('tiller $args', async ({ args, code, message }) => {
+    const run = await tillerInProcess(args.map((a) => a.replace('DIR', dir)), { env: { OPENAI_API_KEY: undefined } });
     expect(run.code, run.stderr).toBe(code);
     const lines = run.stderr.trim().split('\n');
     expect(lines, run.stderr).toHaveLength(1);
