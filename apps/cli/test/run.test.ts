@@ -126,6 +126,34 @@ describe('tiller run without a terminal', () => {
     expect(replay.stdout).toMatch(/^replay: identical/);
     expect(replay.code).toBe(0);
   });
+  it('picks a killed run up from its journal when the session is opened again, then runs the new prompt', async () => {
+    server = await startChatServer([
+      { stream: { text: 'Looking.', toolCalls: [{ id: 'call_1', name: 'list_files', args: { path: '.' } }] } },
+      { hang: true },
+      { stream: { text: 'Picked up where it stopped: there is a README.' } },
+      { stream: { text: 'Second answer.' } },
+    ]);
+    const child = spawn(process.execPath, [...tillerCommand, ...runArgs('first task')], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['pipe', 'ignore', 'ignore'] });
+    child.stdin.end();
+    const exited = new Promise((resolve) => child.on('close', resolve));
+    await server.request(2);
+    child.kill('SIGKILL');
+    await exited;
+
+    const again = await tiller(runArgs('second task'), { env });
+    expect(again.stderr).toBe('');
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('Picked up where it stopped: there is a README.');
+    expect(again.stdout).toContain('Second answer.');
+    // The model call the kill cut off is made again, with the tool result the first run recorded.
+    const resumed = JSON.stringify(server.requests[2]!.body.messages);
+    expect(resumed).toContain('first task');
+    expect(resumed).toContain('README.md');
+    expect(resumed).not.toContain('second task');
+    expect(JSON.stringify(server.requests[3]!.body.messages)).toContain('second task');
+    const replay = await tiller(['replay', '-q', sessionFile()]);
+    expect(replay.code).toBe(0);
+  });
 });
 
 describe('tiller run on a terminal', () => {

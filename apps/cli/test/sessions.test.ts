@@ -172,3 +172,25 @@ describe('bad session input', () => {
     expect(lines[0]).toMatch(message);
   });
 });
+
+describe('tiller compact --strategy summarize', () => {
+  it('has the model write the summary over HTTP and appends it as the compaction', async () => {
+    const { startChatServer } = await import('./chat-server.js');
+    const server = await startChatServer([{ stream: { text: '## Goal\nExplain where the config is parsed.\n## Progress\nRead config-1 to config-4.' } }]);
+    try {
+      await writeFile(file('pi-summary.jsonl'), piText);
+      const run = await tiller(['compact', file('pi-summary.jsonl'), '--strategy', 'summarize', '--keep', '300', '--base-url', server.baseURL, '--model', 'qwen3']);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/^summarize: [\d,]+ → [\d,]+ tokens/m);
+      // The summarizer was asked about the conversation that leaves the context.
+      expect(JSON.stringify(server.requests[0]!.body.messages)).toContain('Reading part 1.');
+      const pi = SessionManager.open(file('pi-summary.jsonl'), dir);
+      const summary = pi.buildSessionContext().messages[0] as { role: string; summary: string };
+      expect(summary.role).toBe('compactionSummary');
+      expect(summary.summary).toContain('Explain where the config is parsed.');
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -24,6 +24,18 @@ function inside(root: string, path: string): string {
 
 const shown = (root: string, full: string) => relative(root, full) || '.';
 
+/** A file's text; a missing file or a folder is said in the words the model asked with. */
+async function readText(full: string, path: string): Promise<string> {
+  try {
+    return await readFile(full, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new Error(`${path} does not exist; list_files shows what there is`);
+    if (code === 'EISDIR') throw new Error(`${path} is a folder; list_files lists it`);
+    throw error;
+  }
+}
+
 /**
  * The file tools of `tiller demo` and `tiller run`, over one workspace folder: list, read, write
  * and edit (an exact, unique text replacement). Reads are idempotent; writes run one at a time.
@@ -67,7 +79,7 @@ export function fileTools(workspace: string): Tool[] {
     idempotent: true,
     async execute({ path, offset, limit }) {
       const full = inside(root, path);
-      const lines = (await readFile(full, 'utf8')).split('\n');
+      const lines = (await readText(full, path)).split('\n');
       const from = (offset ?? 1) - 1;
       const count = Math.min(limit ?? MAX_READ_LINES, MAX_READ_LINES);
       const part = lines.slice(from, from + count);
@@ -97,7 +109,7 @@ export function fileTools(workspace: string): Tool[] {
     sequential: true,
     async execute({ path, oldText, newText }) {
       const full = inside(root, path);
-      const text = await readFile(full, 'utf8');
+      const text = await readText(full, path);
       const first = text.indexOf(oldText);
       if (first < 0) return { content: [{ type: 'text', text: `oldText was not found in ${path}; read the file and copy the text exactly.` }], isError: true };
       if (text.indexOf(oldText, first + 1) >= 0) {
