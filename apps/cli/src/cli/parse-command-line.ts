@@ -55,13 +55,17 @@ function describeParseError(error: Error & { code?: string }): string {
   }
 }
 
-/** An option's value as a positive integer, or a usage error naming the option. */
-export function positiveInteger(command: string, option: string, value: string | undefined): number | undefined {
+/** An option's value as a whole number of at least `min` (`1_000` reads as 1000), or a usage error naming the option. */
+export function wholeNumber(command: string, option: string, value: string | undefined, min: 0 | 1 = 1): number | undefined {
   if (value === undefined) return undefined;
-  const n = Number(value.replace(/_/g, ''));
-  if (!Number.isSafeInteger(n) || n <= 0) throw usageError(`tiller ${command}: --${option} must be a positive whole number, got ${JSON.stringify(value)}`);
+  const n = value.trim() === '' ? Number.NaN : Number(value.replace(/_/g, ''));
+  if (!Number.isSafeInteger(n) || n < min) {
+    throw usageError(`tiller ${command}: --${option} must be a ${min === 1 ? 'positive ' : ''}whole number, got ${JSON.stringify(value)}`);
+  }
   return n;
 }
+
+export const positiveInteger = (command: string, option: string, value: string | undefined) => wholeNumber(command, option, value, 1);
 
 /** An option's value from a fixed list, or a usage error that lists the choices. */
 export function oneOf<const T extends string>(command: string, option: string, value: string | undefined, choices: readonly T[]): T | undefined {

@@ -8,7 +8,7 @@ import { createAgent, fileJournal, journalPathFor } from '@tiller/shell';
 import { scriptedModel } from '@tiller/testing';
 import { defineCommand } from '../cli/command.js';
 import { ExitCode, usageError } from '../cli/errors.js';
-import { positiveInteger } from '../cli/parse-command-line.js';
+import { positiveInteger, wholeNumber } from '../cli/parse-command-line.js';
 import { DEMO_FOLLOW_UP, DEMO_PROMPT, DEMO_SCRIPT, DEMO_STEER, demoSummarizer } from '../demo/script.js';
 import { writeDemoWorkspace } from '../demo/workspace.js';
 import { replayFiles } from '../sessions/replay-files.js';
@@ -36,7 +36,7 @@ export const demoCommand = defineCommand({
     window: { type: 'string', value: 'N', description: `the model's context window in tokens (default ${DEFAULT_WINDOW})` },
   },
   async run({ options }, io) {
-    const delay = options.delay === undefined ? 12 : options.delay === '0' ? 0 : positiveInteger('demo', 'delay', options.delay)!;
+    const delay = wholeNumber('demo', 'delay', options.delay, 0) ?? 12;
     const window = positiveInteger('demo', 'window', options.window) ?? DEFAULT_WINDOW;
     if (window < 1_200) throw usageError(`tiller demo: --window must be at least 1200 tokens for the demo's task, got ${window}`);
     const dir = options.dir ? resolve(io.cwd, options.dir) : await mkdtemp(join(tmpdir(), 'tiller-demo-'));

@@ -1,8 +1,8 @@
 import { text } from 'node:stream/consumers';
 import { resolve } from 'node:path';
 import type { TurnOutcome } from '@tiller/core';
-import { createSessionLog, JsonlStore } from '@tiller/session';
-import { type Agent, type AgentOptions, createAgent, fileJournal, journalPathFor, resumeAgent } from '@tiller/shell';
+import { createSessionLog, JsonlStore, type SessionLog } from '@tiller/session';
+import { type Agent, type AgentListener, type AgentOptions, createAgent, fileJournal, type JournalStore, journalPathFor, resumeAgent } from '@tiller/shell';
 import { defineCommand, type Io } from '../cli/command.js';
 import { ExitCode, inputError, usageError } from '../cli/errors.js';
 import { oneOf, positiveInteger } from '../cli/parse-command-line.js';
@@ -72,7 +72,7 @@ export const runCommand = defineCommand({
     }
     const session = createSessionLog(await JsonlStore.open(path));
     const journal = fileJournal(journalPathFor(path));
-    const settings: AgentOptions = {
+    const settings = {
       model,
       tools,
       policy: fileToolPolicy({ askForWrites: !options.yes }),
@@ -81,24 +81,21 @@ export const runCommand = defineCommand({
       systemPrompt: options.system ?? systemPromptFor(workspace),
       ...(compactor ? { compactor } : {}),
       ...(maxIterations ? { limits: { maxIterations } } : {}),
-    };
+    } satisfies AgentOptions;
 
+    // The view shows the machine's state; the agent it reads is made just below, with the view subscribed.
+    const shown: { agent?: Agent } = {};
     const view =
-      mode === 'json' ? Object.assign(jsonView(io.stdout), { finish: () => undefined }) : options.print ? undefined : turnView({ stream: io.stdout, style: io.out, state: () => agent.snapshot.value, window: model.contextWindow });
-    let agent: Agent;
-    try {
-      if (options.fork !== undefined) {
-        session.branch(resolveEntryId(session.entries().map((e) => e.id), options.fork, 'run'));
-        agent = createAgent(settings);
-        if (view) agent.subscribe(view);
-      } else {
-        // A journal whose last turn never ended means the last run was killed: pick it up first.
-        agent = await resumeAgent({ ...settings, session, journal, ...(view ? { listener: view } : {}) });
-      }
-    } catch (error) {
+      mode === 'json'
+        ? Object.assign(jsonView(io.stdout), { finish: () => undefined })
+        : options.print
+          ? undefined
+          : turnView({ stream: io.stdout, style: io.out, state: () => shown.agent?.snapshot.value, window: model.contextWindow });
+    const agent = await startAgent(settings, options.fork, view).catch(async (error: unknown) => {
       await session.close();
       throw error;
-    }
+    });
+    shown.agent = agent;
     if (mode === 'text' && !options.print) io.stdout.write(`${io.out.dim(`session ${path} · model ${model.id}`)}\n`);
 
     // Without a terminal nobody can answer an approval: writes are denied with a reason the model reads.
@@ -121,6 +118,19 @@ export const runCommand = defineCommand({
     }
   },
 });
+
+/**
+ * The agent over the session: forked from an entry (a new branch), or resumed from the journal (a
+ * journal whose last turn never ended means the last run was killed: that turn goes on first).
+ */
+async function startAgent(settings: AgentOptions & { session: SessionLog; journal: JournalStore }, fork: string | undefined, listener: AgentListener | undefined): Promise<Agent> {
+  const { session } = settings;
+  if (fork === undefined) return resumeAgent({ ...settings, ...(listener ? { listener } : {}) });
+  session.branch(resolveEntryId(session.entries().map((e) => e.id), fork, 'run'));
+  const agent = createAgent(settings);
+  if (listener) agent.subscribe(listener);
+  return agent;
+}
 
 /** One prompt without a terminal: Ctrl-C (SIGINT) aborts the turn, a second one exits at once. */
 async function oneShot(agent: Agent, prompt: string, io: Io, options: { print: boolean }): Promise<number> {

@@ -30,6 +30,8 @@ export function interactive(agent: Agent, io: Io, options: InteractiveOptions): 
   let running = false;
   let interrupts = 0;
   let closing = false;
+  // Ctrl-D while a turn runs: leave once it is over.
+  let endAfterTurn = false;
   const asking: Array<{ call: ToolCallPart }> = [];
 
   return new Promise<number>((resolve) => {
@@ -61,7 +63,6 @@ export function interactive(agent: Agent, io: Io, options: InteractiveOptions): 
       });
     };
 
-    let endAfterTurn = false;
     const onInterrupt = () => {
       interrupts += 1;
       if (interrupts >= 2) {
