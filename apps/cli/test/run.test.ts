@@ -200,6 +200,30 @@ describe('tiller run on a terminal', () => {
   });
 });
 
+describe('tiller run --resume on a terminal', () => {
+  it('lists the sessions of the directory, newest first, and continues the one picked', async () => {
+    server = await startChatServer([{ stream: { text: 'About apples.' } }, { stream: { text: 'About pears.' } }, { stream: { text: 'Back to apples.' } }]);
+    const base = ['run', '--base-url', server.baseURL, '--workspace', workspace];
+    expect((await tiller([...base, 'tell me about apples'], { env, cwd: workspace })).code).toBe(0);
+    expect((await tiller([...base, 'tell me about pears'], { env, cwd: workspace })).code).toBe(0);
+    const pty = tillerInPty([...base, '-r', 'and the first one again?'], { env, cwd: workspace });
+    try {
+      let at = await pty.waitFor('resume which session? ');
+      // Newest first: 1 is the pears session, 2 the apples one.
+      pty.type('2\r');
+      at = await pty.waitFor('Back to apples.', { from: at });
+      await pty.waitFor('> ', { from: at });
+      pty.type('\u0004');
+      expect(await pty.exited).toBe(0);
+    } finally {
+      pty.kill();
+    }
+    const resumed = JSON.stringify(server.requests[2]!.body.messages);
+    expect(resumed).toContain('tell me about apples');
+    expect(resumed).not.toContain('pears');
+  });
+});
+
 describe('tiller run, bad input', () => {
   const cases: Array<{ args: string[]; code: number; message: RegExp }> = [
     { args: ['run', 'hi'], code: 2, message: /^tiller run: say which model: --model provider:model/ },
