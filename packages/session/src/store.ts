@@ -13,6 +13,11 @@ export interface SessionStore {
    * the first call gets it; a store without one leaves this out.
    */
   takeIndex?(): Map<string, Entry> | undefined;
+  /**
+   * The file the store keeps the session in, for a store backed by one (`JsonlStore`). What belongs
+   * with the session (an agent's journal) is kept beside it; a store without a file leaves this out.
+   */
+  readonly path?: string | undefined;
   /** True when the store was opened only to read: `append` refuses. */
   readonly readOnly: boolean;
   /** Writes a batch; resolves once it is as durable as the store promises. */

@@ -1,13 +1,13 @@
-import type { CompactionPolicy } from '@tiller/compaction';
-import { countTurns, type Entry } from '@tiller/core';
-import { AgentOptionsError } from '../errors.js';
-import type { TillerModel } from '@tiller/core';
+import { type CompactionPolicy, CompactionPolicyViolation } from '@tiller/compaction';
+import { countTurns, type Entry, type TillerModel } from '@tiller/core';
+import { AgentOptionsError } from '../errors/agent-options-error.js';
+import { CompactionPolicyViolatedError } from '../errors/compaction-policy-violated-error.js';
 
 /** A compaction policy bound to the agent's model, counting the session's turns. */
 export interface PolicyGuard {
-  /** Before a turn starts: throws `CompactionPolicyViolation` when the policy allows no more turns. */
+  /** Before a turn starts: throws `CompactionPolicyViolatedError` when the policy allows no more turns. */
   admitTurn(): void;
-  /** At every boundary: throws `CompactionPolicyViolation` when the context broke the policy's premise. */
+  /** At every boundary: throws `CompactionPolicyViolatedError` when the context broke the policy's premise. */
   observe(contextTokens: number): void;
 }
 
@@ -26,11 +26,20 @@ export function guardPolicy(policy: CompactionPolicy | undefined, model: TillerM
   let turns = countTurns(path);
   return {
     admitTurn() {
-      policy.admitTurn(turns + 1);
+      asShellError(() => policy.admitTurn(turns + 1));
       turns += 1;
     },
     observe(contextTokens) {
-      policy.observeContext({ turnsUsed: turns, contextTokens, contextWindow });
+      asShellError(() => policy.observeContext({ turnsUsed: turns, contextTokens, contextWindow }));
     },
   };
+}
+
+function asShellError(check: () => void): void {
+  try {
+    check();
+  } catch (error) {
+    if (!CompactionPolicyViolation.isInstance(error)) throw error;
+    throw new CompactionPolicyViolatedError(`the compaction policy was broken: ${error.message}`, error.facts, { cause: error });
+  }
 }

@@ -1,18 +1,8 @@
-import type { AgentEvent, AgentListener } from './agent-event.js';
-
-/** Where the shell's own events go. */
-export interface EventSink {
-  /**
-   * Whether anyone would see an event now (a listener or an open iterator). An event nobody can
-   * see need not be built: the shell checks this first, so an agent without subscribers does not
-   * pay for a timestamp and an object per event.
-   */
-  readonly listening: boolean;
-  publish(event: AgentEvent): void;
-}
+import type { AgentEvent, AgentListener } from '../agent/agent-event.js';
 
 /** Fans events out to listeners and to async iterators; a listener that throws does not stop the turn. */
-export interface EventHub extends EventSink {
+export interface EventHub {
+  publish(event: AgentEvent): void;
   subscribe(listener: AgentListener): () => void;
   /** Every event published from now on, until `close`. */
   iterate(): AsyncIterableIterator<AgentEvent>;
@@ -25,19 +15,16 @@ export function createEventHub(onListenerError: (error: unknown) => void): Event
   let closed = false;
 
   return {
-    get listening() {
-      return listeners.size > 0 || iterators.size > 0;
-    },
     publish(event) {
       // A copy, so a listener that subscribes or unsubscribes during delivery changes the next event's list, not this one's.
-      if (listeners.size > 0) for (const listener of [...listeners]) {
+      for (const listener of [...listeners]) {
         try {
           listener(event);
         } catch (error) {
           onListenerError(error);
         }
       }
-      if (iterators.size > 0) for (const it of iterators) {
+      for (const it of iterators) {
         it.buffer.push(event);
         it.wake?.();
       }

@@ -3,9 +3,21 @@ import { turnMachine } from '@tiller/core';
 
 type Inspected = { status: 'active'; value: unknown; context: Record<string, unknown> };
 
+/**
+ * The turn as the actor `@statelyai/inspect` is told about: it reads the machine's definition only
+ * from `logic.config` of an actor-like object (a string id's extra info is dropped).
+ */
+export interface InspectedActor {
+  sessionId: string;
+  logic: { config: unknown };
+  /** The pure core runs no actor: nothing can be sent to this one. */
+  send(event: unknown): void;
+  getSnapshot(): Inspected;
+}
+
 /** The part of `@statelyai/inspect`'s inspector the shell calls (its WebSocket and browser inspectors fit). */
 export interface InspectorLike {
-  actor(actor: string, snapshot?: Inspected, info?: { definition?: string }): void;
+  actor(actor: InspectedActor | string, snapshot?: Inspected): void;
   event(actor: string, event: { type: string }, info?: { source?: string }): void;
   snapshot(actor: string, snapshot: Inspected, info?: { event?: { type: string } }): void;
 }
@@ -36,7 +48,7 @@ export function createInspection(option: InspectOption | undefined, actorId: str
       : (record: InspectionRecord) => {
           switch (record.kind) {
             case 'actor':
-              option.actor(record.actorId, record.snapshot, { definition: JSON.stringify(turnMachine.definition) });
+              option.actor({ sessionId: record.actorId, logic: { config: turnMachine.config }, send: () => undefined, getSnapshot: () => record.snapshot }, record.snapshot);
               return;
             case 'event':
               option.event(record.actorId, record.event, { source: 'tiller.shell' });
