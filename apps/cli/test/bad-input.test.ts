@@ -13,7 +13,8 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'tiller-cli-bad-'));
   await writeFile(join(dir, 'garbage.jsonl'), 'this is not json\n');
   await writeFile(join(dir, 'empty.journal.jsonl'), '');
-  await writeFile(join(dir, 'bad.journal.jsonl'), `${JSON.stringify({ type: 'header', format: 'tiller.journal', version: 1 })}\n`);
+  await writeFile(join(dir, 'old.journal.jsonl'), `${JSON.stringify({ type: 'header', format: 'tiller.journal', version: 1 })}\n`);
+  await writeFile(join(dir, 'bad.journal.jsonl'), `${JSON.stringify({ type: 'header', format: 'tiller.journal', version: 3 })}\n`);
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -39,7 +40,8 @@ describe('bad input gives one line on stderr and a documented exit code', () => 
     { args: ['replay', 'DIR'], code: 3, message: /^tiller replay: .*: is a folder, not a journal or session file$/ },
     { args: ['replay', 'DIR/garbage.jsonl'], code: 3, message: /^tiller replay: .*garbage\.jsonl:1: not a Tiller journal or session/ },
     { args: ['replay', 'DIR/empty.journal.jsonl'], code: 3, message: /^tiller replay: .*empty\.journal\.jsonl: the file is empty$/ },
-    { args: ['replay', 'DIR/bad.journal.jsonl'], code: 3, message: /^tiller replay: .*bad\.journal\.jsonl:1: not a journal line/ },
+    { args: ['replay', 'DIR/old.journal.jsonl'], code: 3, message: /^tiller replay: .*old\.journal\.jsonl:1: the journal is in version 1 of tiller\.journal; this shell reads version 3 only/ },
+    { args: ['replay', 'DIR/bad.journal.jsonl'], code: 3, message: /^tiller replay: .*bad\.journal\.jsonl:1: not a journal line: .*model/ },
   ];
   it.each(cases)('tiller $args', async ({ args, code, message }) => {
     const run = await tillerInProcess(args.map((a) => a.replace('DIR', dir)));

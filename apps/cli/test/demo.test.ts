@@ -81,18 +81,18 @@ describe('tiller replay', () => {
     expect(run.stdout).toMatch(/^replay: identical/);
   });
 
-  it('exits 1 and names the first divergence of a tampered journal: a recorded effect changed', async () => {
+  it('exits 1 and names the first divergence of a tampered journal: an approval turned into a denial', async () => {
     const lines = (await readFile(join(dir, 'session.journal.jsonl'), 'utf8')).trim().split('\n');
     const at = lines.findIndex((l) => l.includes('"type":"approval.decided"'));
-    const line = JSON.parse(lines[at]!) as { seq: number; effects: string[] };
-    line.effects = line.effects.map((d) => d.replace(/^run_tools (\S+) .*/, 'run_tools $1 some-other-call'));
+    const line = JSON.parse(lines[at]!) as { seq: number; input: { decisions: Array<Record<string, unknown>> } };
+    line.input.decisions = line.input.decisions.map((d) => ({ toolCallId: d.toolCallId, decision: 'deny', rationale: 'edited later' }));
     lines[at] = JSON.stringify(line);
     const tampered = join(dir, 'tampered.journal.jsonl');
     await writeFile(tampered, `${lines.join('\n')}\n`);
     const run = await tiller(['replay', tampered]);
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain(`replay: diverged in segment 1 at input ${line.seq} (approval.decided)`);
-    expect(run.stdout).toContain('some-other-call');
+    expect(run.stdout).toMatch(new RegExp(`^replay: diverged in segment 1 at input ${line.seq} \\(approval\\.decided\\): `, 'm'));
+    expect(run.stdout).toMatch(new RegExp(`^ +${line.seq} {2}approval\\.decided {2}deny .*✗ diverges$`, 'm'));
   });
 
   it('exits 1 when an input was taken out: the inputs after it no longer fit', async () => {

@@ -42,8 +42,12 @@ export async function runCli(argv: readonly string[], commands: readonly Command
 function toCliError(commandName: string, error: unknown): CliError {
   if (error instanceof CliError) return error.message.startsWith('tiller') ? error : new CliError(`tiller ${commandName}: ${error.message}`, error.exitCode);
   const e = error instanceof Error ? error : new Error(String(error));
-  // Library messages already say where (file:line, field); keep only their first line here.
-  const firstLine = e.message.split('\n')[0]!;
+  // Library messages already say where (file:line, field); a multi-line one (zod's explanation) becomes one line.
+  const firstLine = e.message
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join(' ');
   if (INPUT_ERRORS.has(e.name)) return new CliError(`tiller ${commandName}: ${firstLine}`, ExitCode.input);
   const failure = new CliError(`tiller ${commandName}: ${e.name === 'Error' ? '' : `${e.name}: `}${firstLine}`, ExitCode.failed);
   failure.cause = e;

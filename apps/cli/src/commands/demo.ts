@@ -126,7 +126,7 @@ export const demoCommand = defineCommand({
     if (identical) say(out.green(`replay: identical (${inputs} inputs, the same effects; ${model.requests.length} model calls were made, none replayed)`));
     else {
       const d = replay.diverged!.replay.divergence!;
-      say(out.red(`replay: diverged at input ${d.seq} (${d.inputType}): recorded [${d.expected.join('; ')}], replayed [${d.actual.join('; ')}]`));
+      say(out.red(`replay: diverged at input ${d.seq} (${d.inputType}): recorded [${d.expected.join('; ')}], replayed [${d.actual.join('; ')}] (tiller replay says more)`));
     }
     say('');
     say(out.dim(`the session holds ${session.size} entries; the model saw ${agent.snapshot.context.view.length} messages at the end (nothing was deleted).`));

@@ -23,6 +23,7 @@ export const replayCommand = defineCommand({
   async run({ positionals, options }, io) {
     const { journalPath, sessionPath } = await locate(positionals[0]!);
     const result = await replayFiles(journalPath, sessionPath);
+    for (const warning of result.warnings) io.stdout.write(`${io.out.yellow(`warning: ${warning}`)}\n`);
     if (!options.quiet) printTimeline(result, io);
     io.stdout.write(`${verdict(result, io)}\n`);
     return result.diverged ? ExitCode.failed : ExitCode.ok;
@@ -88,9 +89,11 @@ function verdict(result: FilesReplay, io: Io): string {
     );
   }
   const d = diverged.replay.divergence!;
-  return io.out.red(
-    `replay: diverged in segment ${diverged.index} at input ${d.seq} (${d.inputType}): recorded [${d.expected.join('; ')}], replayed [${d.actual.join('; ')}]`,
-  );
+  const same = d.expected.length === d.actual.length && d.expected.every((e, i) => e === d.actual[i]);
+  const what = same
+    ? `the same effects [${d.actual.join('; ')}] with other content than recorded`
+    : `recorded [${d.expected.join('; ')}], replayed [${d.actual.join('; ')}]`;
+  return io.out.red(`replay: diverged in segment ${diverged.index} at input ${d.seq} (${d.inputType}): ${what}`);
 }
 
 /** One input in a few words. */

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Entry, TurnEvent } from '@tiller/core';
 import { createSessionLog, JsonlStore, type SessionLog } from '@tiller/session';
-import { type JournalHeader, type JournalLine, type JournalReplay, parseJournalLines, replayJournal } from '@tiller/shell';
+import { type JournalHeader, type JournalLine, type JournalReplay, parseJournal, replayJournal } from '@tiller/shell';
 import { inputError } from '../cli/errors.js';
 
 /** One agent run of a journal, replayed. */
@@ -19,6 +19,8 @@ export interface FilesReplay {
   segments: SegmentReplay[];
   /** The first segment whose replay differs from its record, if any. */
   diverged: SegmentReplay | undefined;
+  /** Lines that were not JSON (a crash mid-write leaves one at the end); skipped, and said. */
+  warnings: string[];
 }
 
 /** Reads a whole file, or says in one line why it cannot be read (exit code 3). */
@@ -44,7 +46,8 @@ export async function openSessionReadOnly(path: string): Promise<SessionLog> {
  * empty session).
  */
 export async function replayFiles(journalPath: string, sessionPath: string | undefined): Promise<FilesReplay> {
-  const lines = parseJournalLines(await readInputFile(journalPath, 'journal'), journalPath);
+  const { lines, torn } = parseJournal(await readInputFile(journalPath, 'journal'), journalPath);
+  const warnings = torn.map((t) => `${journalPath}:${t.line}: not a whole line (${JSON.stringify(t.text)}), skipped`);
   if (lines.length === 0) throw inputError(`${journalPath}: the journal is empty`);
   const session = sessionPath ? await openSessionReadOnly(sessionPath) : undefined;
   try {
@@ -55,7 +58,7 @@ export async function replayFiles(journalPath: string, sessionPath: string | und
       const replay = replayJournal(segment, { base });
       segments.push({ index: i + 1, header, inputs: segment.filter((l) => l.type === 'input'), replay });
     }
-    return { journalPath, sessionPath, segments, diverged: segments.find((s) => s.replay.divergence !== null) };
+    return { journalPath, sessionPath, segments, diverged: segments.find((s) => s.replay.divergence !== null), warnings };
   } finally {
     await session?.close();
   }
