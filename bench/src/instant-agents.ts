@@ -2,11 +2,11 @@ import { Agent as PiAgent, type AgentMessage, type AgentTool, type StreamFn } fr
 import { createAssistantMessageEventStream, Type, type AssistantMessage as PiAssistantMessage, type Model } from '@mariozechner/pi-ai';
 import type { AssistantMessage, Entry, ModelStreamPart, TillerModel, Usage } from '@tiller/core';
 import { createSessionLog, importPiSession, MemoryStore } from '@tiller/session';
-import { readFixture } from '@tiller/testing';
 import { createAgent, defineTool, type Agent } from '@tiller/shell';
 import { z } from 'zod';
 import { messageHistory } from './message-history.js';
 import { pi, piOpen, type PiEntry } from './pi.js';
+import { seedSessionText } from './seed-session.js';
 import type { PiLine } from './scale-session.js';
 
 /**
@@ -111,7 +111,7 @@ export function piAgent(messages: readonly AgentMessage[]): PiAgent {
  * repeated (`messageHistory`), imported as Tiller entries and turned into pi's context messages.
  */
 export function agentHistory(count: number): { entries: Entry[]; messages: AgentMessage[] } {
-  const history = messageHistory(piOpen(readFixture('pi-large-session.jsonl')).entries as unknown as PiLine[], count);
+  const history = messageHistory(piOpen(seedSessionText()).entries as unknown as PiLine[], count);
   const header = { type: 'session', version: 3, id: `bench-agent-${count}`, timestamp: '2026-01-01T00:00:00.000Z', cwd: '/bench' };
   const entries = importPiSession([header, ...history].map((line) => JSON.stringify(line)).join('\n')).entries;
   const piEntries = history as unknown as PiEntry[];

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -12,8 +12,18 @@ const source = join(repoRoot, 'apps/cli/src/main.ts');
 // some tests run the CLI from folders outside the repository.
 const tsxLoader = pathToFileURL(createRequire(join(repoRoot, 'package.json')).resolve('tsx')).href;
 
-/** How the tests start the real CLI: the built bin when there is one, else the source through tsx. */
-export const tillerCommand: string[] = existsSync(built) ? [built] : ['--import', tsxLoader, source];
+/** True when every source file has its built file, written after it: a stale build is not what is tested. */
+function builtIsFresh(): boolean {
+  const srcDir = join(repoRoot, 'apps/cli/src');
+  const files = readdirSync(srcDir, { recursive: true }).map(String).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+  return files.every((file) => {
+    const out = statSync(join(repoRoot, 'apps/cli/dist', file.replace(/\.ts$/, '.js')), { throwIfNoEntry: false });
+    return out !== undefined && out.mtimeMs >= statSync(join(srcDir, file)).mtimeMs;
+  });
+}
+
+/** How the tests start the real CLI: the built bin when it is up to date, else the source through tsx. */
+export const tillerCommand: string[] = builtIsFresh() ? [built] : ['--import', tsxLoader, source];
 
 export interface TillerRun {
   code: number | null;
