@@ -33,6 +33,7 @@ export default [
   project('testing', 'packages/testing'),
   project('shell', 'packages/shell'),
   project('cli', 'apps/cli'),
+  project('inspector', 'apps/inspector'),
   { resolve, ssr, test: { name: 'bench', env, testTimeout, root: 'bench', include: ['src/**/*.test.ts'] } },
   // Packs every package and installs it outside the workspace: it tests the built files, not the sources.
   { test: { name: 'packaging', root: 'packaging', include: ['*.test.ts'], testTimeout } },

@@ -21,7 +21,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const tsc = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
 
 /** Every installable package, by folder. A new package is added here (see docs/packages.md). */
-const PACKAGES = ['packages/core', 'packages/session', 'packages/compaction', 'packages/shell', 'packages/testing', 'apps/cli'];
+const PACKAGES = ['packages/core', 'packages/session', 'packages/compaction', 'packages/shell', 'packages/testing', 'apps/cli', 'apps/inspector'];
 /** The peers a host installs beside Tiller, at the versions the workspace pins. */
 const PEERS = ['zod', 'xstate', 'ai'];
 const DEV = ['typescript', '@types/node'];
@@ -137,6 +137,15 @@ describe('the packed packages, installed outside the workspace', () => {
     expect(stdout).toContain("status: 'completed'");
     const lines = (await readFile(join(app, 'session.jsonl'), 'utf8')).trim().split('\n');
     expect(lines.length).toBeGreaterThan(3);
+  }, CHECK_TIMEOUT);
+
+  it('give an inspector that loads with plain node and ships its built page', async () => {
+    const app = join(project, 'app');
+    const script = "const m = await import('@tiller/inspector'); console.log(Object.keys(m).sort().join(','));";
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: app });
+    expect(stdout.trim()).toBe('InspectorSourceError,buildPage,resolveInspectorSource,serveInspector,writeInspectorHtml');
+    const page = await readFile(join(app, 'node_modules/@tiller/inspector/dist/page/index.html'), 'utf8');
+    expect(page).toContain('<script type="module">');
   }, CHECK_TIMEOUT);
 
   it('give a working tiller bin', async () => {

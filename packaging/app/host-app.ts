@@ -31,7 +31,7 @@ const model = scriptedModel(
 
 const dir = await mkdtemp(join(tmpdir(), 'tiller-consumer-app-'));
 const sessionFile = join(dir, 'session.jsonl');
-const session = createSessionLog(await JsonlStore.open(sessionFile));
+const session = createSessionLog(await JsonlStore.open(sessionFile, { create: true }));
 const agent = createAgent({
   model,
   tools: [readFileTool],

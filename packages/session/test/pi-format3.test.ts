@@ -152,7 +152,7 @@ describe('importPiSession on pi format 3 sessions made by pi itself', () => {
     const dir = await mkdtemp(join(tmpdir(), 'tiller-pi-'));
     try {
       const file = join(dir, 'imported.jsonl');
-      const store = await JsonlStore.open(file);
+      const store = await JsonlStore.open(file, { create: true });
       await store.append(imported.entries);
       await store.close();
       const reopened = await JsonlStore.open(file, { readOnly: true, strict: true });

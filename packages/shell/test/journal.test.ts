@@ -80,7 +80,7 @@ describe('the journal', () => {
   it('is written beside a JSONL session file, and parses back with line numbers in errors', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'tiller-journal-'));
     dirs.push(dir);
-    const store = await JsonlStore.open(join(dir, 'chat.jsonl'));
+    const store = await JsonlStore.open(join(dir, 'chat.jsonl'), { create: true });
     const agent = createAgent({ model: scriptedModel([{ text: 'hello' }]), session: createSessionLog(store) });
     await agent.prompt('hi');
     await store.close();

@@ -1,4 +1,4 @@
-import { buildContext, Entry } from '@tiller/core';
+import { buildContext, Entry, LOST_RESULT_NOTE } from '@tiller/core';
 import { generatePiSession, readFixture, recordedFixtures } from '@tiller/testing';
 import { describe, expect, it } from 'vitest';
 import { contextDifferences, piContext } from '../../test/pi-reference.js';
@@ -94,12 +94,15 @@ describe('importPiSession on the recorded pi sessions', () => {
     return;
   }
 
-  it('pi-before-compaction.jsonl: 446 messages, the latest compaction summary first', () => {
+  it('pi-before-compaction.jsonl: 448 messages, the latest compaction summary first', () => {
     const imported = importPiSession(readFixture('pi-before-compaction.jsonl'));
     const compactions = imported.entries.filter((e) => e.kind === 'compaction');
     expect(compactions).toHaveLength(2);
     const context = buildContext(imported.entries);
-    expect(context).toHaveLength(446);
+    // pi's 446, and an error result for each of the two calls the session leaves unanswered (an
+    // aborted message, a run that stopped mid-tool): a provider refuses a call without its result.
+    expect(context).toHaveLength(448);
+    expect(context.filter((m) => m.role === 'toolResult' && m.content[0]?.type === 'text' && m.content[0].text === LOST_RESULT_NOTE)).toHaveLength(2);
     const first = context[0]!;
     expect(first.role).toBe('user');
     expect(JSON.stringify(first.content)).toContain(compactions[1]!.summary.slice(0, 40));
