@@ -55,7 +55,7 @@ export const demoCommand = defineCommand({
     say('');
     say(`${out.bold('» prompt:')} ${DEMO_PROMPT}`);
 
-    const session = createSessionLog(await JsonlStore.open(sessionFile));
+    const session = createSessionLog(await JsonlStore.open(sessionFile, { create: true }));
     const journal = fileJournal(journalPathFor(sessionFile));
     const model = scriptedModel(
       DEMO_SCRIPT.map((step) => (typeof step === 'function' ? step : { ...step, partDelayMs: delay, chunkSize: 6 })),

@@ -70,7 +70,7 @@ export const runCommand = defineCommand({
     if (existing && existing.trim() && sessionFormatOf(path, existing) === 'pi') {
       throw inputError(`${path}: a pi session; make a Tiller copy first with tiller import ${path}`);
     }
-    const session = createSessionLog(await JsonlStore.open(path));
+    const session = createSessionLog(await JsonlStore.open(path, { create: true }));
     const journal = fileJournal(journalPathFor(path));
     const settings = {
       model,
