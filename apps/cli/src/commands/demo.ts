@@ -1,99 +1,139 @@
-import type { Effect } from '@tiller/core';
-import { createTurnDriver, type TurnDriver } from '@tiller/testing';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { WindowManager } from '@tiller/compaction';
+import { createSessionLog, JsonlStore } from '@tiller/session';
+import { createAgent, fileJournal, journalPathFor } from '@tiller/shell';
+import { scriptedModel } from '@tiller/testing';
+import { defineCommand } from '../cli/command.js';
+import { ExitCode, usageError } from '../cli/errors.js';
+import { positiveInteger, wholeNumber } from '../cli/parse-command-line.js';
+import { DEMO_FOLLOW_UP, DEMO_PROMPT, DEMO_SCRIPT, DEMO_STEER, demoSummarizer } from '../demo/script.js';
+import { writeDemoWorkspace } from '../demo/workspace.js';
+import { replayFiles } from '../sessions/replay-files.js';
+import { fileToolPolicy, fileTools } from '../tools/file-tools.js';
+import { describeCall, formatTokens, shorten } from '../view/describe.js';
+import { turnView } from '../view/turn-view.js';
 
-/** How the demo prints one effect: a line each, blocking effects marked. */
-function describeEffect(effect: Effect): string {
-  switch (effect.type) {
-    case 'persist':
-      return `persist   ${effect.entries.map((e) => `${e.id} (${e.kind === 'message' ? e.message.role : e.kind})`).join(', ')}`;
-    case 'emit':
-      return `emit      ${effect.event.type}`;
-    case 'maybe_compact':
-      return `▶ maybe_compact  ${effect.id}  reason=${effect.reason} midRound=${effect.midRound} force=${effect.force}`;
-    case 'call_llm':
-      return `▶ call_llm       ${effect.id}  ${effect.context.length} messages${effect.final ? '  (final: no tools)' : ''}`;
-    case 'run_tools':
-      return `▶ run_tools      ${effect.id}  ${effect.calls.map((c) => `${c.name}(${JSON.stringify(c.args)})`).join(', ')}`;
-    case 'request_approval':
-      return `▶ request_approval  ${effect.id}  ${effect.calls.map((c) => c.name).join(', ')}`;
-    default: {
-      const unknown: never = effect;
-      throw new TypeError(`unknown effect ${JSON.stringify(unknown)}`);
+const DEFAULT_WINDOW = 2_000;
+
+export const demoCommand = defineCommand({
+  name: 'demo',
+  summary: 'run a scripted coding task through the real shell, then replay its journal (no network, no key)',
+  args: '',
+  positionals: { min: 0, max: 0 },
+  description: [
+    'A scripted model plays a coding agent adding an option to a small project: it lists, reads and',
+    'edits real files in a temporary workspace, through the real shell, into a JSONL session and its',
+    'journal. The window is small, so compaction happens inside the tool loop; a steering message',
+    'arrives mid-run, a follow-up is queued, and every write asks for approval (the demo approves).',
+    'At the end the journal is replayed with no model call: "replay: identical" or the divergence.',
+  ].join('\n'),
+  options: {
+    dir: { type: 'string', value: 'DIR', description: 'write the workspace, session and journal here (an empty or new folder; default: a new temporary folder)' },
+    delay: { type: 'string', value: 'MS', description: 'pause between streamed chunks, in milliseconds (default 12; 0 for none)' },
+    window: { type: 'string', value: 'N', description: `the model's context window in tokens (default ${DEFAULT_WINDOW})` },
+  },
+  async run({ options }, io) {
+    const delay = wholeNumber('demo', 'delay', options.delay, 0) ?? 12;
+    const window = positiveInteger('demo', 'window', options.window) ?? DEFAULT_WINDOW;
+    if (window < 1_200) throw usageError(`tiller demo: --window must be at least 1200 tokens for the demo's task, got ${window}`);
+    const dir = options.dir ? resolve(io.cwd, options.dir) : await mkdtemp(join(tmpdir(), 'tiller-demo-'));
+    const sessionFile = join(dir, 'session.jsonl');
+    if (existsSync(sessionFile)) throw usageError(`tiller demo: ${dir} already holds a demo session; give an empty or new folder`);
+    const workspace = join(dir, 'workspace');
+    await mkdir(workspace, { recursive: true });
+    await writeDemoWorkspace(workspace);
+
+    const { out } = io;
+    const say = (text: string) => io.stdout.write(`${text}\n`);
+    say(out.bold('Tiller demo: a scripted coding agent, through the real shell, over real files.'));
+    say(out.dim(`workspace ${workspace}`));
+    say(out.dim(`session   ${sessionFile} (journal beside it)`));
+    say(out.dim(`window    ${formatTokens(window)} tokens; compactor: summarize`));
+    say('');
+    say(`${out.bold('» prompt:')} ${DEMO_PROMPT}`);
+
+    const session = createSessionLog(await JsonlStore.open(sessionFile, { create: true }));
+    const journal = fileJournal(journalPathFor(sessionFile));
+    const model = scriptedModel(
+      DEMO_SCRIPT.map((step) => (typeof step === 'function' ? step : { ...step, partDelayMs: delay, chunkSize: 6 })),
+      { id: 'scripted/coding-agent', contextWindow: window },
+    );
+    const agent = createAgent({
+      model,
+      tools: fileTools(workspace),
+      policy: fileToolPolicy({ askForWrites: true }),
+      session,
+      journal,
+      systemPrompt: 'You are a careful coding agent. Read before you edit; keep changes small; say what you did.',
+      compactor: WindowManager({
+        strategy: 'summarize',
+        summarizer: demoSummarizer,
+        contextWindow: window,
+        reserveTokens: Math.floor(window * 0.2),
+        keepRecentTokens: Math.floor(window * 0.25),
+      }),
+      limits: { maxIterations: 12 },
+    });
+
+    const view = turnView({ stream: io.stdout, style: out, state: () => agent.snapshot.value, window, showStates: true });
+    agent.subscribe(view);
+    let batches = 0;
+    let modelCalls = 0;
+    agent.subscribe((event) => {
+      switch (event.type) {
+        case 'tools.started':
+          batches += 1;
+          if (batches === 2) {
+            view.finish();
+            say(`${out.bold('» steer:')} ${DEMO_STEER}`);
+            void agent.steer(DEMO_STEER);
+          }
+          break;
+        case 'llm.started':
+          modelCalls += 1;
+          if (modelCalls === 5) {
+            view.finish();
+            say(`${out.bold('» follow-up queued:')} ${DEMO_FOLLOW_UP}`);
+            void agent.followUp(DEMO_FOLLOW_UP);
+          }
+          break;
+        case 'approval.requested':
+          say(out.green(`  approved: ${event.calls.map(describeCall).join(', ')} (the demo says yes to every write)`));
+          agent.approve(event.calls.map((call) => ({ toolCallId: call.id, decision: 'allow' as const })));
+          break;
+        default:
+          break;
+      }
+    });
+
+    let outcome;
+    try {
+      outcome = await agent.prompt(DEMO_PROMPT);
+    } finally {
+      view.finish();
+      await agent.close();
+      await session.close();
     }
-  }
-}
 
-function describeInput(event: unknown): string {
-  const e = event as Record<string, unknown>;
-  const id = e.callId ?? e.batchId ?? e.compactionId ?? e.turnId ?? '';
-  return `${String(e.type)}${id ? `  (${String(id)})` : ''}`;
-}
-
-/**
- * A scripted turn of a coding agent, stepped through the pure core: two tool rounds (the
- * first with two calls in parallel), a steer that arrives while the model works, a compaction
- * the compactor appends mid-round, and the final answer. Prints every input, state and effect.
- */
-export function runDemo(write: (line: string) => void = console.log): TurnDriver {
-  const d = createTurnDriver({ maxIterations: 8 });
-  let printed = 0;
-  const show = (note: string) => {
-    for (const s of d.steps.slice(printed)) {
-      write('');
-      write(`● ${describeInput(s.event)}${note ? `  — ${note}` : ''}`);
-      write(`  state: ${JSON.stringify(s.value)}`);
-      for (const effect of s.effects) write(`    ${describeEffect(effect)}`);
-      if (s.effects.length === 0) write('    (no effects: queued or ignored)');
+    say('');
+    say(out.bold('Replaying the journal through the core, with no model call:'));
+    const replay = await replayFiles(journalPathFor(sessionFile), sessionFile);
+    const inputs = replay.segments.reduce((n, s) => n + s.replay.inputs, 0);
+    const identical = !replay.diverged;
+    if (identical) say(out.green(`replay: identical (${inputs} inputs, the same effects; ${model.requests.length} model calls were made, none replayed)`));
+    else {
+      const d = replay.diverged!.replay.divergence!;
+      say(out.red(`replay: diverged at input ${d.seq} (${d.inputType}): recorded [${d.expected.join('; ')}], replayed [${d.actual.join('; ')}] (tiller replay says more)`));
     }
-    printed = d.steps.length;
-  };
-
-  write('Tiller demo: one scripted turn stepped through the pure core (@tiller/core).');
-  write('Each ● is an input; ▶ marks the effect the turn then waits on.');
-
-  d.startTurn('Find where the session file is parsed and add a test for torn lines.', 'demo-turn');
-  show('the host sends a prompt');
-  d.compactionDone();
-  show('the compactor finds nothing to do');
-  d.steer('Keep the test under 30 lines, please.');
-  show('the user steers while the model is thinking');
-  d.toolCalls({ id: 'call-1', name: 'grep', args: { pattern: 'JSON.parse', path: 'packages/session' } }, { id: 'call-2', name: 'read', args: { path: 'docs/session.md' } });
-  show('the model asks for two tools at once');
-  d.toolsDone([
-    { toolCallId: 'call-2', content: [{ type: 'text', text: '# The session log …' }], isError: false },
-    { toolCallId: 'call-1', content: [{ type: 'text', text: 'src/jsonl-store.ts:88: JSON.parse(line)' }], isError: false },
-  ]);
-  show('the tools finish in any order; results are appended in call order');
-  const path = d.snapshot.context.entries;
-  d.compactionDone({
-    meta: { compacted: true, strategy: 'summarize', tokensBefore: 182_000, tokensAfter: 41_000 },
-    appended: [
-      {
-        id: 'compaction-1',
-        parentId: path.last()!.id,
-        at: d.now(),
-        kind: 'compaction',
-        summary: 'Goal: test torn lines in the JSONL store. Found the parser in src/jsonl-store.ts.',
-        firstKeptEntryId: path.at(1)!.id,
-        tokensBefore: 182_000,
-        tokensAfter: 41_000,
-        stripThinking: true,
-        provenance: { strategy: 'summarize', midRound: true },
-      },
-    ],
-  });
-  show('the compactor summarizes mid-round; the steer joins the context here');
-  d.toolCalls({ id: 'call-3', name: 'write', args: { path: 'src/jsonl-store.test.ts' } });
-  show('the model writes the test');
-  d.toolsDone();
-  show('');
-  d.compactionDone();
-  show('');
-  d.reply('Added a 24-line test that cuts the file at every byte of its last line.');
-  show('the model answers without tools: the turn ends');
-
-  write('');
-  write(`outcome: ${JSON.stringify(d.snapshot.context.lastOutcome)}`);
-  write(`the model saw ${d.snapshot.context.view.length} messages; the log holds ${d.snapshot.context.entries.length} entries (nothing was deleted).`);
-  return d;
-}
+    say('');
+    say(out.dim(`the session holds ${session.size} entries; the model saw ${agent.snapshot.context.view.length} messages at the end (nothing was deleted).`));
+    say(out.dim(`look closer:  tiller show ${sessionFile}`));
+    say(out.dim(`              tiller replay ${journalPathFor(sessionFile)}`));
+    const completed = outcome.status === 'completed';
+    if (!completed) say(out.red(`the turn did not complete: ${shorten(JSON.stringify(outcome), 100)}`));
+    return completed && identical ? ExitCode.ok : ExitCode.failed;
+  },
+});

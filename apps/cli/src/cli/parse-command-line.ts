@@ -1,0 +1,75 @@
+import { parseArgs } from 'node:util';
+import type { Command, OptionSpecs, ParsedOptions } from './command.js';
+import { usageError } from './errors.js';
+
+export interface ParsedCommandLine<O extends OptionSpecs> {
+  positionals: string[];
+  options: ParsedOptions<O>;
+  help: boolean;
+}
+
+/**
+ * Parses a command's arguments with `util.parseArgs` (strict: an unknown option is an error) and
+ * checks the number of positionals. Errors are `CliError`s with exit code 2 that name the option
+ * and point at `--help`.
+ */
+export function parseCommandLine<O extends OptionSpecs>(command: Command<O>, argv: readonly string[]): ParsedCommandLine<O> {
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = {
+    help: { type: 'boolean', short: 'h' },
+  };
+  for (const [name, spec] of Object.entries(command.options)) {
+    options[name] = { type: spec.type, ...(spec.short ? { short: spec.short } : {}), ...(spec.multiple ? { multiple: true } : {}) };
+  }
+  const where = `tiller ${command.name}`;
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw usageError(`${where}: ${describeParseError(error as Error & { code?: string })} (see tiller ${command.name} --help)`);
+  }
+  const values = parsed.values as Record<string, unknown>;
+  const help = values.help === true;
+  delete values.help;
+  if (!help) {
+    const count = parsed.positionals.length;
+    const { min, max } = command.positionals;
+    if (count < min) throw usageError(`${where}: missing ${command.args.split(' ').slice(count, min).join(' ')} (usage: tiller ${command.name} ${command.args})`);
+    if (count > max) {
+      const extra = parsed.positionals.slice(max).map((p) => JSON.stringify(p)).join(' ');
+      throw usageError(`${where}: unexpected argument ${extra} (usage: tiller ${command.name} ${command.args})`);
+    }
+  }
+  return { positionals: parsed.positionals, options: values as ParsedOptions<O>, help };
+}
+
+/** parseArgs's messages are long and suggest `--`; say what was wrong in one short clause. */
+function describeParseError(error: Error & { code?: string }): string {
+  const option = /'(-[^']*)'/.exec(error.message)?.[1];
+  switch (error.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return `unknown option ${option ?? error.message}`;
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      return option ? `option ${option.replace(/ <value>$/, '')} ${error.message.includes('argument missing') ? 'needs a value' : 'takes no value'}` : error.message;
+    default:
+      return error.message;
+  }
+}
+
+/** An option's value as a whole number of at least `min` (`1_000` reads as 1000), or a usage error naming the option. */
+export function wholeNumber(command: string, option: string, value: string | undefined, min: 0 | 1 = 1): number | undefined {
+  if (value === undefined) return undefined;
+  const n = value.trim() === '' ? Number.NaN : Number(value.replace(/_/g, ''));
+  if (!Number.isSafeInteger(n) || n < min) {
+    throw usageError(`tiller ${command}: --${option} must be a ${min === 1 ? 'positive ' : ''}whole number, got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+export const positiveInteger = (command: string, option: string, value: string | undefined) => wholeNumber(command, option, value, 1);
+
+/** An option's value from a fixed list, or a usage error that lists the choices. */
+export function oneOf<const T extends string>(command: string, option: string, value: string | undefined, choices: readonly T[]): T | undefined {
+  if (value === undefined) return undefined;
+  if ((choices as readonly string[]).includes(value)) return value as T;
+  throw usageError(`tiller ${command}: --${option} must be one of ${choices.join(', ')}, got ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,121 @@
+import { createInterface } from 'node:readline';
+import type { ToolCallPart } from '@tiller/core';
+import type { Agent } from '@tiller/shell';
+import type { Io } from '../cli/command.js';
+import { ExitCode } from '../cli/errors.js';
+import { describeCall } from '../view/describe.js';
+
+export interface InteractiveOptions {
+  /** Run this first, as if typed. */
+  initialPrompt?: string | undefined;
+  /** Ask on the terminal before a write runs (false with --yes: the policy never asks). */
+  askApprovals: boolean;
+  /** Ends the current output line (the turn view keeps track of it). */
+  finishLine(): void;
+}
+
+/**
+ * The terminal session of `tiller run`: a typed line is a prompt when no turn runs and a steering
+ * message while one does; an approval question takes the next line (y or yes allows). Ctrl-C
+ * aborts a running turn, leaving the session valid; a second Ctrl-C (or one at the prompt, twice)
+ * ends the program. Ctrl-D ends it after the running turn. Resolves with the exit code.
+ */
+export function interactive(agent: Agent, io: Io, options: InteractiveOptions): Promise<number> {
+  const rl = createInterface({ input: io.stdin, output: io.stdout as NodeJS.WritableStream, terminal: true });
+  rl.setPrompt(io.out.bold('> '));
+  const say = (text: string) => {
+    options.finishLine();
+    io.stdout.write(`${text}\n`);
+  };
+  let running = false;
+  let interrupts = 0;
+  let closing = false;
+  // Ctrl-D while a turn runs: leave once it is over.
+  let endAfterTurn = false;
+  const asking: Array<{ call: ToolCallPart }> = [];
+
+  return new Promise<number>((resolve) => {
+    const finish = (code: number) => {
+      if (closing) return;
+      closing = true;
+      stopInterrupt();
+      rl.close();
+      resolve(code);
+    };
+
+    const ask = () => {
+      const next = asking[0];
+      if (next) say(io.out.yellow(`allow ${describeCall(next.call)}? [y/N]`));
+    };
+
+    const startTurn = (prompt: string) => {
+      running = true;
+      interrupts = 0;
+      agent.prompt(prompt).then(
+        () => undefined,
+        (error: Error) => say(io.err.red(`tiller run: ${error.message.split('\n')[0]}`)),
+      ).finally(() => {
+        running = false;
+        asking.length = 0;
+        if (closing) return;
+        if (endAfterTurn) finish(ExitCode.ok);
+        else rl.prompt();
+      });
+    };
+
+    const onInterrupt = () => {
+      interrupts += 1;
+      if (interrupts >= 2) {
+        say(io.out.dim('exiting'));
+        finish(ExitCode.interrupted);
+        return;
+      }
+      if (running) {
+        say(io.out.yellow('aborting the turn (Ctrl-C again to exit)'));
+        void agent.abort('interrupted by the user (Ctrl-C)');
+      } else {
+        say(io.out.dim('(Ctrl-C again to exit, or Ctrl-D)'));
+        rl.prompt();
+      }
+    };
+    // A terminal in raw mode hands Ctrl-C to readline; otherwise it arrives as SIGINT.
+    rl.on('SIGINT', onInterrupt);
+    const stopInterrupt = io.onInterrupt(onInterrupt);
+
+    agent.subscribe((event) => {
+      if (event.type !== 'approval.requested' || !options.askApprovals) return;
+      for (const call of event.calls) asking.push({ call });
+      ask();
+    });
+
+    rl.on('line', (raw) => {
+      const line = raw.trim();
+      if (asking.length > 0) {
+        const { call } = asking.shift()!;
+        const yes = /^(y|yes)$/i.test(line);
+        agent.approve(yes ? { toolCallId: call.id, decision: 'allow' } : { toolCallId: call.id, decision: 'deny', rationale: 'The user said no.' });
+        say(yes ? io.out.green(`allowed ${describeCall(call)}`) : io.out.red(`denied ${describeCall(call)}`));
+        ask();
+        return;
+      }
+      if (!line) {
+        if (!running) rl.prompt();
+        return;
+      }
+      interrupts = 0;
+      if (running) {
+        say(`${io.out.bold('» steering:')} ${line}`);
+        void agent.steer(line);
+      } else startTurn(line);
+    });
+    rl.on('close', () => {
+      // Ctrl-D: leave once the running turn is over.
+      if (closing) return;
+      if (running) endAfterTurn = true;
+      else finish(ExitCode.ok);
+    });
+
+    if (options.initialPrompt) startTurn(options.initialPrompt);
+    else rl.prompt();
+  });
+}

@@ -1,0 +1,130 @@
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { defineTool, type Tool, type ToolPolicy } from '@tiller/shell';
+import { z } from 'zod';
+
+/** The built-in tools that change files; the CLI asks before running them unless told `--yes`. */
+export const WRITE_TOOLS: ReadonlySet<string> = new Set(['write_file', 'edit_file']);
+
+/** Folders a listing skips: they are large and never what a coding task is about. */
+const SKIPPED = new Set(['.git', 'node_modules']);
+const MAX_LISTED = 500;
+const MAX_READ_LINES = 2_000;
+
+/**
+ * A path the model gave, resolved inside `root`. A path that leaves the workspace (`../x`, an
+ * absolute path elsewhere) is refused: the tool's error result says so and the model can retry.
+ */
+function inside(root: string, path: string): string {
+  const full = resolve(root, path);
+  const rel = relative(root, full);
+  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) throw new Error(`${path} is outside the workspace ${root}`);
+  return full;
+}
+
+const shown = (root: string, full: string) => relative(root, full) || '.';
+
+/** A file's text; a missing file or a folder is said in the words the model asked with. */
+async function readText(full: string, path: string): Promise<string> {
+  try {
+    return await readFile(full, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new Error(`${path} does not exist; list_files shows what there is`);
+    if (code === 'EISDIR') throw new Error(`${path} is a folder; list_files lists it`);
+    throw error;
+  }
+}
+
+/**
+ * The file tools of `tiller demo` and `tiller run`, over one workspace folder: list, read, write
+ * and edit (an exact, unique text replacement). Reads are idempotent; writes run one at a time.
+ */
+export function fileTools(workspace: string): Tool[] {
+  const root = resolve(workspace);
+  const listFiles = defineTool({
+    name: 'list_files',
+    description: 'Lists the files under a folder of the workspace, recursively (folders end with /). Skips .git and node_modules.',
+    input: z.object({ path: z.string().default('.').describe('folder, relative to the workspace') }),
+    idempotent: true,
+    async execute({ path }) {
+      const start = inside(root, path);
+      const out: string[] = [];
+      const walk = async (dir: string): Promise<void> => {
+        const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
+        for (const entry of entries) {
+          if (out.length >= MAX_LISTED) return;
+          if (SKIPPED.has(entry.name)) continue;
+          const full = join(dir, entry.name);
+          if (entry.isDirectory()) {
+            out.push(`${shown(root, full)}/`);
+            await walk(full);
+          } else out.push(shown(root, full));
+        }
+      };
+      await walk(start);
+      if (out.length === 0) return `${shown(root, start)} is empty`;
+      return out.length >= MAX_LISTED ? `${out.join('\n')}\n(first ${MAX_LISTED} entries shown)` : out.join('\n');
+    },
+  });
+
+  const readFileTool = defineTool({
+    name: 'read_file',
+    description: 'Reads a text file of the workspace. offset (1-based line) and limit read part of a long file.',
+    input: z.object({
+      path: z.string().describe('file, relative to the workspace'),
+      offset: z.number().int().positive().optional(),
+      limit: z.number().int().positive().optional(),
+    }),
+    idempotent: true,
+    async execute({ path, offset, limit }) {
+      const full = inside(root, path);
+      const lines = (await readText(full, path)).split('\n');
+      const from = (offset ?? 1) - 1;
+      const count = Math.min(limit ?? MAX_READ_LINES, MAX_READ_LINES);
+      const part = lines.slice(from, from + count);
+      const rest = lines.length - (from + part.length);
+      return rest > 0 ? `${part.join('\n')}\n(${rest} more lines; read on with offset ${from + part.length + 1})` : part.join('\n');
+    },
+  });
+
+  const writeFileTool = defineTool({
+    name: 'write_file',
+    description: 'Writes a whole file of the workspace (creating folders as needed), replacing what was there.',
+    input: z.object({ path: z.string(), content: z.string() }),
+    sequential: true,
+    async execute({ path, content }) {
+      const full = inside(root, path);
+      const existed = await stat(full).then(() => true, () => false);
+      await mkdir(dirname(full), { recursive: true });
+      await writeFile(full, content, 'utf8');
+      return `${existed ? 'Replaced' : 'Created'} ${shown(root, full)} (${content.split('\n').length} lines).`;
+    },
+  });
+
+  const editFile = defineTool({
+    name: 'edit_file',
+    description: 'Replaces one exact piece of text in a file of the workspace. oldText must occur exactly once; include enough context to make it unique.',
+    input: z.object({ path: z.string(), oldText: z.string().min(1), newText: z.string() }),
+    sequential: true,
+    async execute({ path, oldText, newText }) {
+      const full = inside(root, path);
+      const text = await readText(full, path);
+      const first = text.indexOf(oldText);
+      if (first < 0) return { content: [{ type: 'text', text: `oldText was not found in ${path}; read the file and copy the text exactly.` }], isError: true };
+      if (text.indexOf(oldText, first + 1) >= 0) {
+        return { content: [{ type: 'text', text: `oldText occurs more than once in ${path}; include more of the surrounding text.` }], isError: true };
+      }
+      await writeFile(full, text.slice(0, first) + newText + text.slice(first + oldText.length), 'utf8');
+      const line = text.slice(0, first).split('\n').length;
+      return `Edited ${shown(root, full)} at line ${line}.`;
+    },
+  });
+
+  return [listFiles, readFileTool, writeFileTool, editFile];
+}
+
+/** Reads run freely; a write asks the host, unless it said yes to all. */
+export function fileToolPolicy(options: { askForWrites: boolean }): ToolPolicy {
+  return (call) => (options.askForWrites && WRITE_TOOLS.has(call.name) ? { decision: 'ask' } : { decision: 'allow' });
+}

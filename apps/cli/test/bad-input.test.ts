@@ -1,0 +1,88 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { tillerInProcess } from './in-process.js';
+import { tiller } from './tiller.js';
+
+// Each case starts a real node process; several run at once.
+vi.setConfig({ testTimeout: 60_000 });
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'tiller-cli-bad-'));
+  await writeFile(join(dir, 'garbage.jsonl'), 'this is not json\n');
+  await writeFile(join(dir, 'empty.journal.jsonl'), '');
+  await writeFile(join(dir, 'old.journal.jsonl'), `${JSON.stringify({ type: 'header', format: 'tiller.journal', version: 1 })}\n`);
+  await writeFile(join(dir, 'bad.journal.jsonl'), `${JSON.stringify({ type: 'header', format: 'tiller.journal', version: 3 })}\n`);
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+/** One clear line on stderr, nothing that looks like a stack trace. */
+function expectOneLine(stderr: string, pattern: RegExp): void {
+  const lines = stderr.trim().split('\n');
+  expect(lines, stderr).toHaveLength(1);
+  expect(lines[0]).toMatch(pattern);
+  expect(stderr).not.toMatch(/\n\s+at /);
+}
+
+describe('bad input gives one line on stderr and a documented exit code', () => {
+  const cases: Array<{ args: string[]; code: number; message: RegExp }> = [
+    { args: ['bogus'], code: 2, message: /^tiller: unknown command "bogus"; the commands are demo, / },
+    { args: ['--bogus'], code: 2, message: /^tiller: unknown option --bogus;/ },
+    { args: ['demo', '--bogus'], code: 2, message: /^tiller demo: unknown option --bogus \(see tiller demo --help\)$/ },
+    { args: ['demo', 'extra'], code: 2, message: /^tiller demo: unexpected argument "extra"/ },
+    { args: ['demo', '--window'], code: 2, message: /^tiller demo: option --window needs a value/ },
+    { args: ['demo', '--window', 'lots'], code: 2, message: /^tiller demo: --window must be a positive whole number, got "lots"$/ },
+    { args: ['diagram', '--format', 'png'], code: 2, message: /^tiller diagram: --format must be one of .*got "png"$/ },
+    { args: ['replay'], code: 2, message: /^tiller replay: missing <journal\|session>/ },
+    { args: ['replay', 'DIR/missing.jsonl'], code: 3, message: /^tiller replay: .*missing\.jsonl: no such journal or session file$/ },
+    { args: ['replay', 'DIR'], code: 3, message: /^tiller replay: .*: is a folder, not a journal or session file$/ },
+    { args: ['replay', 'DIR/garbage.jsonl'], code: 3, message: /^tiller replay: .*garbage\.jsonl:1: not a Tiller journal or session/ },
+    { args: ['replay', 'DIR/empty.journal.jsonl'], code: 3, message: /^tiller replay: .*empty\.journal\.jsonl: the file is empty$/ },
+    { args: ['replay', 'DIR/old.journal.jsonl'], code: 3, message: /^tiller replay: .*old\.journal\.jsonl:1: the journal is in version 1 of tiller\.journal; this shell reads version 3 only/ },
+    { args: ['replay', 'DIR/bad.journal.jsonl'], code: 3, message: /^tiller replay: .*bad\.journal\.jsonl:1: not a journal line: .*model/ },
+  ];
+  it.each(cases)('tiller $args', async ({ args, code, message }) => {
+    const run = await tillerInProcess(args.map((a) => a.replace('DIR', dir)));
+    expect(run.code, run.stderr).toBe(code);
+    expectOneLine(run.stderr, message);
+    expect(run.stdout).toBe('');
+  });
+});
+
+describe('the real process gives the same line and exit code', () => {
+  const spawned: Array<{ args: string[]; code: number; message: RegExp }> = [
+    { args: ['demo', '--bogus'], code: 2, message: /^tiller demo: unknown option --bogus \(see tiller demo --help\)$/ },
+    { args: ['replay', 'DIR/missing.jsonl'], code: 3, message: /^tiller replay: .*missing\.jsonl: no such journal or session file$/ },
+    { args: ['show', 'DIR/garbage.jsonl'], code: 3, message: /^tiller show: .*garbage\.jsonl:1: not a session file \(the first line is not JSON\)$/ },
+  ];
+  it.concurrent.each(spawned)('tiller $args', async ({ args, code, message }) => {
+    const run = await tiller(args.map((a) => a.replace('DIR', dir)));
+    expect(run.code, run.stderr).toBe(code);
+    expectOneLine(run.stderr, message);
+    expect(run.stdout).toBe('');
+  });
+});
+
+describe('help and version', () => {
+  it('--version prints the version', async () => {
+    const run = await tiller(['--version']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+
+  it('--help lists the commands and the exit codes; every command has its own --help', async () => {
+    const run = await tiller(['--help']);
+    expect(run.code).toBe(0);
+    const names = [...run.stdout.matchAll(/^ {2}(\w+) {2,}/gm)].map((m) => m[1]!);
+    expect(names).toContain('demo');
+    expect(run.stdout).toContain('Exit codes: 0 ok, 1 the work failed');
+    const helps = await Promise.all(names.map((name) => tillerInProcess([name, '--help'])));
+    for (const [i, help] of helps.entries()) {
+      expect(help.code).toBe(0);
+      expect(help.stdout).toMatch(new RegExp(`^usage: tiller ${names[i]}`));
+      expect(help.stdout).toContain('-h, --help');
+    }
+  });
+});

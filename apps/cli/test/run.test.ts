@@ -1,0 +1,255 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type ChatServer, startChatServer } from './chat-server.js';
+import { tillerInPty } from './pty.js';
+import { tillerInProcess } from './in-process.js';
+import { repoRoot, tiller, tillerCommand } from './tiller.js';
+
+vi.setConfig({ testTimeout: 60_000 });
+
+const KEY = 'sk-test-not-a-real-key-5f2c';
+let dir: string;
+let workspace: string;
+let server: ChatServer | undefined;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'tiller-cli-run-'));
+  workspace = join(dir, 'workspace');
+  env = { TILLER_API_KEY: KEY, TILLER_HOME: join(dir, 'home') };
+  await mkdir(workspace);
+  await writeFile(join(workspace, 'README.md'), '# project\n');
+});
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  await rm(dir, { recursive: true, force: true });
+});
+
+const sessionFile = () => join(dir, 'chat.jsonl');
+const runArgs = (...more: string[]) => ['run', '--base-url', server!.baseURL, '--model', 'qwen3', '--workspace', workspace, '--session', sessionFile(), ...more];
+let env: Record<string, string>;
+
+/** Every file the run left: the session, its journal, and anything under TILLER_HOME. */
+async function everythingWritten(): Promise<string> {
+  const out: string[] = [];
+  for (const name of await readdir(dir, { recursive: true })) {
+    const path = join(dir, String(name));
+    if (!path.startsWith(workspace)) out.push(await readFile(path, 'utf8').catch(() => ''));
+  }
+  return out.join('\n');
+}
+
+describe('tiller run without a terminal', () => {
+  it('--mode json prints every agent event as one JSON line, runs the tool the model calls, and writes the key nowhere', async () => {
+    server = await startChatServer([
+      { stream: { text: 'Looking.', toolCalls: [{ id: 'call_1', name: 'list_files', args: { path: '.' } }] } },
+      { stream: { text: 'There is a README.' } },
+    ]);
+    const run = await tiller(runArgs('--mode', 'json', 'what is in this folder?'), { env });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const events = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; toolName?: string; isError?: boolean; outcome?: { status: string } });
+    const types = events.map((e) => e.type);
+    for (const type of ['turn.started', 'llm.started', 'text.delta', 'llm.finished', 'tool.started', 'tool.finished', 'turn.ended']) expect(types).toContain(type);
+    expect(events.find((e) => e.type === 'tool.finished')).toMatchObject({ toolName: 'list_files', isError: false });
+    expect(events.at(-1)).toMatchObject({ type: 'turn.ended', outcome: { status: 'completed' } });
+    // The tool really ran in the workspace: its result went back to the model.
+    const toolMessage = server.requests[1]!.body.messages.find((m) => m.role === 'tool');
+    expect(JSON.stringify(toolMessage)).toContain('README.md');
+    // The key went to the server, and nowhere else.
+    expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(run.stdout).not.toContain(KEY);
+    const written = await everythingWritten();
+    expect(written).toContain('what is in this folder?');
+    expect(written).not.toContain(KEY);
+  });
+
+  it('-p prints only the final answer; the prompt can come on stdin', async () => {
+    server = await startChatServer([{ stream: { text: 'Four.' } }]);
+    const run = await tiller(runArgs('-p'), { env, input: 'What is two plus two?\n' });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('Four.\n');
+    expect(JSON.stringify(server.requests[0]!.body.messages)).toContain('What is two plus two?');
+  });
+
+  it('denies writes when no one can approve them, telling the model why; --yes lets them run', async () => {
+    const write = { id: 'call_w', name: 'write_file', args: { path: 'notes.md', content: 'hello\n' } };
+    server = await startChatServer([{ stream: { toolCalls: [write] } }, { stream: { text: 'I could not write it.' } }]);
+    const denied = await tiller(runArgs('write a note'), { env });
+    expect(denied.code).toBe(0);
+    expect(denied.stderr).toContain('denied write_file notes.md: no terminal to ask (--yes allows writes)');
+    expect(JSON.stringify(server.requests[1]!.body.messages.at(-1))).toContain('No one is there to approve writes');
+    expect(existsSync(join(workspace, 'notes.md'))).toBe(false);
+    await server.close();
+
+    server = await startChatServer([{ stream: { toolCalls: [write] } }, { stream: { text: 'Written.' } }]);
+    const allowed = await tiller(runArgs('--yes', 'write a note'), { env });
+    expect(allowed.code).toBe(0);
+    expect(await readFile(join(workspace, 'notes.md'), 'utf8')).toBe('hello\n');
+  });
+
+  it('-c continues the newest session of the directory; --fork continues from an earlier entry', async () => {
+    server = await startChatServer([{ stream: { text: 'First answer.' } }, { stream: { text: 'Second answer.' } }, { stream: { text: 'Forked answer.' } }]);
+    const base = ['run', '--base-url', server.baseURL, '--workspace', workspace];
+    expect((await tiller([...base, 'first question'], { env, cwd: workspace })).code).toBe(0);
+    expect((await tiller([...base, '-c', 'second question'], { env, cwd: workspace })).code).toBe(0);
+    const second = server.requests[1]!.body.messages.map((m) => `${m.role}:${JSON.stringify(m.content)}`);
+    expect(second.join('\n')).toMatch(/user:.*first question[\s\S]*assistant:.*First answer\.[\s\S]*user:.*second question/);
+
+    const sessionsDir = (await tiller(['sessions'], { env, cwd: workspace })).stdout;
+    const path = /\n\s+(\/\S+\.jsonl)/.exec(sessionsDir)![1]!;
+    const firstAnswer = (await readFile(path, 'utf8')).split('\n').map((l) => (l ? (JSON.parse(l) as { id?: string; message?: { content?: unknown } }) : {})).find((e) => JSON.stringify(e.message?.content ?? '').includes('First answer.'))!;
+    expect((await tiller([...base, '--session', path, '--fork', firstAnswer.id!, 'another question'], { env })).code).toBe(0);
+    const forked = JSON.stringify(server.requests[2]!.body.messages);
+    expect(forked).toContain('First answer.');
+    expect(forked).not.toContain('second question');
+    const shown = await tiller(['show', path]);
+    expect(shown.stdout).toMatch(/1 branch points/);
+  });
+
+  it('Ctrl-C (SIGINT) aborts the turn, the session stays valid and its journal replays', async () => {
+    server = await startChatServer([{ hang: true }]);
+    const child = spawn(process.execPath, [...tillerCommand, ...runArgs('take your time')], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.stdin.end();
+    await server.request(1);
+    child.kill('SIGINT');
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(130);
+    expect(stderr).toContain('tiller run: the turn aborted: interrupted by the user (Ctrl-C)');
+    const replay = await tiller(['replay', '-q', sessionFile()]);
+    expect(replay.stdout).toMatch(/^replay: identical/);
+    expect(replay.code).toBe(0);
+  });
+  it('picks a killed run up from its journal when the session is opened again, then runs the new prompt', async () => {
+    server = await startChatServer([
+      { stream: { text: 'Looking.', toolCalls: [{ id: 'call_1', name: 'list_files', args: { path: '.' } }] } },
+      { hang: true },
+      { stream: { text: 'Picked up where it stopped: there is a README.' } },
+      { stream: { text: 'Second answer.' } },
+    ]);
+    const child = spawn(process.execPath, [...tillerCommand, ...runArgs('first task')], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['pipe', 'ignore', 'ignore'] });
+    child.stdin.end();
+    const exited = new Promise((resolve) => child.on('close', resolve));
+    await server.request(2);
+    child.kill('SIGKILL');
+    await exited;
+
+    const again = await tiller(runArgs('second task'), { env });
+    expect(again.stderr).toBe('');
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('Picked up where it stopped: there is a README.');
+    expect(again.stdout).toContain('Second answer.');
+    // The model call the kill cut off is made again, with the tool result the first run recorded.
+    const resumed = JSON.stringify(server.requests[2]!.body.messages);
+    expect(resumed).toContain('first task');
+    expect(resumed).toContain('README.md');
+    expect(resumed).not.toContain('second task');
+    expect(JSON.stringify(server.requests[3]!.body.messages)).toContain('second task');
+    const replay = await tiller(['replay', '-q', sessionFile()]);
+    expect(replay.code).toBe(0);
+  });
+});
+
+describe('tiller run on a terminal', () => {
+  it('sends a line typed mid-turn as a steer, asks before a write, and Ctrl-C aborts the turn, then exits', async () => {
+    server = await startChatServer([
+      { stream: { text: 'Let me look.', toolCalls: [{ id: 'call_1', name: 'list_files', args: { path: '.' } }], delayMs: 1_500 } },
+      { stream: { text: 'Writing the notes.', toolCalls: [{ id: 'call_2', name: 'write_file', args: { path: 'notes.md', content: 'docs only\n' } }] } },
+      { stream: { text: 'Wrote notes.md.' } },
+      { hang: true },
+    ]);
+    const pty = tillerInPty(runArgs('look around'), { env });
+    try {
+      let at = await pty.waitFor('model call 1');
+      await server.request(1);
+      pty.type('only the docs please\r');
+      at = await pty.waitFor('» steering: only the docs please', { from: at });
+      at = await pty.waitFor('allow write_file notes.md? [y/N]', { from: at });
+      // The steer joined the context before the second call.
+      expect(JSON.stringify(server.requests[1]!.body.messages)).toContain('only the docs please');
+      pty.type('y\r');
+      at = await pty.waitFor('● turn completed after 2 tool rounds', { from: at });
+      expect(await readFile(join(workspace, 'notes.md'), 'utf8')).toBe('docs only\n');
+
+      at = await pty.waitFor('> ', { from: at });
+      pty.type('now something long\r');
+      await server.request(4);
+      at = await pty.waitFor('model call 1', { from: at });
+      pty.type('\u0003');
+      at = await pty.waitFor('aborting the turn (Ctrl-C again to exit)', { from: at });
+      at = await pty.waitFor('● turn aborted: interrupted by the user (Ctrl-C)', { from: at });
+      pty.type('\u0003');
+      expect(await pty.exited).toBe(130);
+    } finally {
+      pty.kill();
+    }
+    // Colour and the spinner only because this is a terminal.
+    expect(pty.raw()).toContain('\u001b[');
+    const replay = await tiller(['replay', '-q', sessionFile()]);
+    expect(replay.stdout).toMatch(/^replay: identical \(2 segments|^replay: identical/);
+    expect(replay.code).toBe(0);
+    const log = await readFile(sessionFile(), 'utf8');
+    expect(log).toContain('now something long');
+    expect(log).not.toContain(KEY);
+  });
+});
+
+describe('tiller run --resume on a terminal', () => {
+  it('lists the sessions of the directory, newest first, and continues the one picked', async () => {
+    server = await startChatServer([{ stream: { text: 'About apples.' } }, { stream: { text: 'About pears.' } }, { stream: { text: 'Back to apples.' } }]);
+    const base = ['run', '--base-url', server.baseURL, '--workspace', workspace];
+    expect((await tiller([...base, 'tell me about apples'], { env, cwd: workspace })).code).toBe(0);
+    expect((await tiller([...base, 'tell me about pears'], { env, cwd: workspace })).code).toBe(0);
+    const pty = tillerInPty([...base, '-r', 'and the first one again?'], { env, cwd: workspace });
+    try {
+      let at = await pty.waitFor('resume which session? ');
+      // Newest first: 1 is the pears session, 2 the apples one.
+      pty.type('2\r');
+      at = await pty.waitFor('Back to apples.', { from: at });
+      await pty.waitFor('> ', { from: at });
+      pty.type('\u0004');
+      expect(await pty.exited).toBe(0);
+    } finally {
+      pty.kill();
+    }
+    const resumed = JSON.stringify(server.requests[2]!.body.messages);
+    expect(resumed).toContain('tell me about apples');
+    expect(resumed).not.toContain('pears');
+  });
+});
+
+describe('tiller run, bad input', () => {
+  const cases: Array<{ args: string[]; code: number; message: RegExp }> = [
+    { args: ['run', 'hi'], code: 2, message: /^tiller run: say which model: --model provider:model/ },
+    { args: ['run', '--model', 'gpt-4o', 'hi'], code: 2, message: /^tiller run: --model must be provider:model with provider openai, anthropic or google/ },
+    { args: ['run', '--model', 'anthropic:claude-sonnet-4-5', 'hi'], code: 2, message: /^tiller run: ANTHROPIC_API_KEY is not set/ },
+    { args: ['run', '--base-url', 'not a url', 'hi'], code: 2, message: /^tiller run: --base-url must be a URL/ },
+    { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '--mode', 'xml', 'hi'], code: 2, message: /^tiller run: --mode must be one of text, json, got "xml"$/ },
+    { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '--compactor', 'keepTail', 'hi'], code: 2, message: /^tiller run: --compactor keepTail needs the model's context window; give --window N$/ },
+    { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '--tools', 'bash', 'hi'], code: 2, message: /^tiller run: --tools: no built-in tool "bash"/ },
+    { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '-c', '--session', 'x.jsonl', 'hi'], code: 2, message: /^tiller run: --session and --continue each choose the session; give one$/ },
+    { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '-c', 'hi'], code: 3, message: /^tiller run: no session to continue for / },
+    { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '--session', 'DIR/no/such/folder.jsonl', 'hi'], code: 3, message: /^tiller run: .*folder\.jsonl: cannot create the lock file/ },
+    { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '--session', 'DIR/pi.jsonl', 'hi'], code: 3, message: /^tiller run: .*pi\.jsonl: a pi session; make a Tiller copy first with tiller import/ },
+    { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '-p'], code: 2, message: /^tiller run: no prompt: give it as arguments or on stdin/ },
+  ];
+  it.each(cases)('tiller $args', async ({ args, code, message }) => {
+    const home = await mkdtemp(join(tmpdir(), 'tiller-cli-run-bad-'));
+    try {
+      await writeFile(join(home, 'pi.jsonl'), `${JSON.stringify({ type: 'session', version: 3, id: 'p', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/' })}\n`);
+      const run = await tillerInProcess(args.map((a) => a.replace('DIR', home)), { env: { TILLER_HOME: home, ANTHROPIC_API_KEY: undefined }, cwd: home });
+      expect(run.code, run.stderr).toBe(code);
+      const lines = run.stderr.trim().split('\n');
+      expect(lines, run.stderr).toHaveLength(1);
+      expect(lines[0]).toMatch(message);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,63 @@
+import { spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../../..');
+const built = join(repoRoot, 'apps/cli/dist/main.js');
+const source = join(repoRoot, 'apps/cli/src/main.ts');
+
+// tsx's loader by its full path: a bare `--import tsx` resolves from the working directory, and
+// some tests run the CLI from folders outside the repository.
+const tsxLoader = pathToFileURL(createRequire(join(repoRoot, 'package.json')).resolve('tsx')).href;
+
+/** True when every source file has its built file, written after it: a stale build is not what is tested. */
+function builtIsFresh(): boolean {
+  const srcDir = join(repoRoot, 'apps/cli/src');
+  const files = readdirSync(srcDir, { recursive: true }).map(String).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+  return files.every((file) => {
+    const out = statSync(join(repoRoot, 'apps/cli/dist', file.replace(/\.ts$/, '.js')), { throwIfNoEntry: false });
+    return out !== undefined && out.mtimeMs >= statSync(join(srcDir, file)).mtimeMs;
+  });
+}
+
+/** How the tests start the real CLI: the built bin when it is up to date, else the source through tsx. */
+export const tillerCommand: string[] = builtIsFresh() ? [built] : ['--import', tsxLoader, source];
+
+export interface TillerRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface TillerOptions {
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  /** Written to stdin, which is then closed. */
+  input?: string;
+  timeoutMs?: number;
+}
+
+/** Runs `tiller ...args` as a child process (stdout and stderr are pipes, not a terminal). */
+export function tiller(args: string[], options: TillerOptions = {}): Promise<TillerRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...tillerCommand, ...args], {
+      cwd: options.cwd ?? repoRoot,
+      env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, TILLER_DEBUG: undefined, ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}
