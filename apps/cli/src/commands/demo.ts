@@ -58,7 +58,7 @@ export const demoCommand = defineCommand({
     const session = createSessionLog(await JsonlStore.open(sessionFile, { create: true }));
     const journal = fileJournal(journalPathFor(sessionFile));
     const model = scriptedModel(
-      DEMO_SCRIPT.map((step) => (typeof step === 'function' ? step : { ...step, partDelayMs: delay, chunkSize: 6 })),
+      DEMO_SCRIPT.map((step) => (typeof step === 'function' || typeof step === 'string' ? step : { ...step, partDelayMs: delay, chunkSize: 6 })),
       { id: 'scripted/coding-agent', contextWindow: window },
     );
     const agent = createAgent({
