@@ -1,24 +1,35 @@
 /**
- * `pnpm bench`: Tiller beside pi 0.73.1 on the same sessions. Writes the sessions into
- * bench/.sessions/ (git-ignored), times opening, resuming, the context and compaction preparation
- * in a process per size, the costs that must stay flat (core `step`, the boundary decision) for
- * all sizes in one process, probes memory in a fresh process per side and size, times the shell's
- * overhead per model call beside pi-agent-core's in a process per history length, writes
- * bench/RESULTS.md and copies it into docs/performance.md's latest results.
+ * `pnpm bench`: Tiller beside pi 0.73.1, pi-agent-core, the AI SDK's loop and LangGraph on the
+ * same conversations. Writes the sessions into bench/.sessions/ (git-ignored), times opening,
+ * resuming, the context and compaction preparation in a process per size, the costs that must
+ * stay flat (core `step`, replay, the boundary decision) for all sizes in one process, probes
+ * memory in a fresh process per side and size, times the overhead per model call of every loop in
+ * a process per history length, then the scale rows (1,000 agents, streaming, bytes per turn),
+ * writes bench/RESULTS.md and copies it into docs/performance.md's latest results.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { rm } from 'node:fs/promises';
+import { timeLoops, type LoopTimes } from './src/agent-loops-child.js';
+import { agentRows } from './src/agent-rows.js';
+import type { LoopId } from './src/loops.js';
 import type { Measurement } from './src/measurement.js';
 import { withLatestResults } from './src/latest-results.js';
 import { resultsMarkdown } from './src/results-markdown.js';
 import { writeSessions } from './src/sessions.js';
+import { sourceSession } from './src/source-session.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SIZES = [10_000, 100_000];
-/** History lengths, in messages, for the shell's overhead per model call beside pi-agent-core's. */
-const AGENT_SIZES = [0, 10_000, 100_000];
+/** History lengths, in messages, for the overhead per model call. */
+const AGENT_SIZES = [0, 1_000, 10_000, 100_000];
+/** A loop that takes longer than this per model call at a history length is stopped there (and not run at longer ones). */
+const CALL_LIMIT_MS = 2_000;
+/** The loops timed beside Tiller's memory session in the peers' process, and beside its durable one. */
+const PEERS: LoopId[] = ['ai-sdk', 'langgraph', 'langgraph-memory'];
+const DURABLE_PEERS: LoopId[] = ['langgraph-sqlite'];
 const MEMORY_SIZES = new Set([10_000, 100_000]);
 
 /** Runs a bench script in a child process (the same tsx loader) and parses what it prints. */
@@ -33,8 +44,10 @@ function child<T>(script: string, args: readonly string[], nodeFlags: readonly s
 
 const began = performance.now();
 const log = (text: string) => process.stderr.write(`${text}\n`);
+const source = sourceSession();
+if (source.note) log(`note: ${source.note}`);
 log('writing sessions…');
-const sessions = await writeSessions(join(here, '.sessions'), SIZES);
+const sessions = await writeSessions(join(here, '.sessions'), SIZES, source.lines);
 const rows: Measurement[] = [];
 for (const session of sessions) {
   log(`timing ${session.size} entries…`);
@@ -53,15 +66,31 @@ for (const session of sessions) {
 log('timing the core and the boundary decision at every size…');
 rows.push(...child<Measurement[]>('measure-core.ts', [JSON.stringify(sessions)]));
 
+const agentsDir = join(here, '.sessions', 'agents');
+/** Loops stopped at the limit at a shorter history: over it at every longer one too, not run again. */
+const overLimit = new Set<LoopId>();
+async function timeAt(size: number, loops: LoopId[]): Promise<LoopTimes> {
+  const run = loops.filter((id) => !overLimit.has(id));
+  const times = await timeLoops(size, run, agentsDir, CALL_LIMIT_MS);
+  for (const id of times.overLimit) overLimit.add(id);
+  await rm(agentsDir, { recursive: true, force: true });
+  return times;
+}
 for (const size of AGENT_SIZES) {
-  log(`timing the shell per model call over ${size} messages…`);
-  rows.push(child<Measurement>('measure-agent.ts', [String(size)]));
+  log(`timing the shell per model call beside pi-agent-core over ${size} messages…`);
+  rows.push(...agentRows('agent-call', 'tiller', ['pi-agent-core'], size, await timeAt(size, ['tiller', 'pi-agent-core']), CALL_LIMIT_MS));
+  log(`timing every loop per model call over ${size} messages…`);
+  const times = await timeAt(size, ['tiller', 'tiller-jsonl', ...PEERS, ...DURABLE_PEERS]);
+  rows.push(...agentRows('agent-call-peers', 'tiller', PEERS, size, times, CALL_LIMIT_MS));
+  rows.push(...agentRows('agent-call-durable', 'tiller-jsonl', DURABLE_PEERS, size, times, CALL_LIMIT_MS));
 }
 
 const markdown = resultsMarkdown(rows, {
   date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
-  versions: ['pi 0.73.1', 'pi-agent-core 0.73.1', 'xstate 5.33.3', `Node ${process.versions.node}`],
-  sizes: sessions.map((s) => s.size),
+  versions: ['pi 0.73.1', 'pi-agent-core 0.73.1', 'ai 6.0.326', '@langchain/langgraph 1.7.3', 'xstate 5.33.3', `Node ${process.versions.node}`],
+  sizes: [...new Set([...sessions.map((s) => s.size), ...AGENT_SIZES.filter((n) => n > 0)])].sort((a, b) => a - b),
+  source: source.description,
+  ...(source.note ? { note: source.note } : {}),
   seconds: (performance.now() - began) / 1000,
 });
 writeFileSync(join(here, 'RESULTS.md'), markdown);

@@ -18,9 +18,31 @@ export function messagesOnly(path: readonly PiLine[]): PiLine[] {
 
 /**
  * A history of exactly `count` messages for an agent: the messages of `path` repeated (as
- * `scaleSession` repeats a session, with fresh ids), so pi and Tiller can be given the same
- * conversation at any length, an empty one included.
+ * `scaleSession` repeats a session, with fresh ids), so every loop can be given the same
+ * conversation at any length, an empty one included. Tool calls that get no result within the
+ * history (a turn the user interrupted, or one cut at `count`) are left out of their assistant
+ * message: the AI SDK refuses a prompt with an unanswered call, and no loop should be handed one.
  */
 export function messageHistory(path: readonly PiLine[], count: number): PiLine[] {
-  return scaleSession(messagesOnly(path), count, 'm');
+  return answeredCallsOnly(scaleSession(messagesOnly(path), count, 'm'));
+}
+
+interface PiContentPart {
+  type: string;
+  id?: string;
+}
+
+/** `history` with every assistant tool call that no later tool result answers taken out. */
+export function answeredCallsOnly(history: readonly PiLine[]): PiLine[] {
+  const answered = new Set<string>();
+  for (const entry of history) {
+    const message = entry.message as { role?: string; toolCallId?: string } | undefined;
+    if (message?.role === 'toolResult' && message.toolCallId) answered.add(message.toolCallId);
+  }
+  return history.map((entry) => {
+    const message = entry.message as { role?: string; content?: PiContentPart[] } | undefined;
+    if (message?.role !== 'assistant' || !Array.isArray(message.content)) return entry;
+    const content = message.content.filter((part) => part.type !== 'toolCall' || answered.has(part.id ?? ''));
+    return content.length === message.content.length ? entry : { ...entry, message: { ...message, content } };
+  });
 }

@@ -1,4 +1,5 @@
-import { createTurnDriver, type TurnSnapshot } from '@tiller/core';
+import type { TurnSnapshot } from '@tiller/core';
+import { createTurnDriver } from '@tiller/testing';
 
 /** Inputs of one scripted turn: a tool round, then a final answer. */
 export const EVENTS_PER_TURN = 6;
