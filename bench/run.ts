@@ -14,7 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { rm } from 'node:fs/promises';
 import { timeLoops, type LoopTimes } from './src/agent-loops-child.js';
 import { agentRows } from './src/agent-rows.js';
-import type { LoopId } from './src/loops.js';
+import { LOOP_NAMES, type LoopId } from './src/loops.js';
+import { median } from './src/median.js';
 import type { Measurement } from './src/measurement.js';
 import { withLatestResults } from './src/latest-results.js';
 import { resultsMarkdown } from './src/results-markdown.js';
@@ -30,6 +31,13 @@ const CALL_LIMIT_MS = 2_000;
 /** The loops timed beside Tiller's memory session in the peers' process, and beside its durable one. */
 const PEERS: LoopId[] = ['ai-sdk', 'langgraph', 'langgraph-memory'];
 const DURABLE_PEERS: LoopId[] = ['langgraph-sqlite'];
+/** The scale rows: this many agents in one process, each this many turns, each loop this many times (taking turns). */
+const FLEET = { agents: 1_000, turns: 3, rounds: 3 };
+const FLEET_PEERS: LoopId[] = ['pi-agent-core', 'ai-sdk'];
+/** Text deltas in the one streamed answer of the streaming row. */
+const STREAM_DELTAS = 2_000;
+/** History lengths, in messages, for the bytes written per turn. */
+const BYTES_SIZES = [1_000, 10_000];
 const MEMORY_SIZES = new Set([10_000, 100_000]);
 
 /** Runs a bench script in a child process (the same tsx loader) and parses what it prints. */
@@ -83,6 +91,31 @@ for (const size of AGENT_SIZES) {
   const times = await timeAt(size, ['tiller', 'tiller-jsonl', ...PEERS, ...DURABLE_PEERS]);
   rows.push(...agentRows('agent-call-peers', 'tiller', PEERS, size, times, CALL_LIMIT_MS));
   rows.push(...agentRows('agent-call-durable', 'tiller-jsonl', DURABLE_PEERS, size, times, CALL_LIMIT_MS));
+}
+
+log(`${FLEET.agents} agents in one process, ${FLEET.turns} turns each…`);
+const fleets = new Map<LoopId, { turnsPerSecond: number; heapPerAgentKB: number }[]>();
+for (let round = 0; round < FLEET.rounds; round++) {
+  for (const id of ['tiller', ...FLEET_PEERS] as LoopId[]) {
+    const result = child<{ turnsPerSecond: number; heapPerAgentKB: number }>('measure-scale.ts', [id, String(FLEET.agents), String(FLEET.turns)], ['--expose-gc']);
+    fleets.set(id, [...(fleets.get(id) ?? []), result]);
+  }
+}
+const fleetMedian = (id: LoopId, key: 'turnsPerSecond' | 'heapPerAgentKB') => median((fleets.get(id) ?? []).map((r) => r[key]));
+for (const peer of FLEET_PEERS) {
+  const name = LOOP_NAMES[peer];
+  rows.push(
+    { operation: 'agents-throughput', size: FLEET.agents, unit: 'turns/s', tiller: fleetMedian('tiller', 'turnsPerSecond'), reference: { name, value: fleetMedian(peer, 'turnsPerSecond') } },
+    { operation: 'agents-memory', size: FLEET.agents, unit: 'KB', tiller: fleetMedian('tiller', 'heapPerAgentKB'), reference: { name, value: fleetMedian(peer, 'heapPerAgentKB') } },
+  );
+}
+
+log('streaming text deltas…');
+rows.push(child<Measurement>('measure-stream.ts', [String(STREAM_DELTAS)]));
+
+for (const size of BYTES_SIZES) {
+  log(`bytes written per turn over ${size} messages…`);
+  rows.push(...child<Measurement[]>('measure-bytes.ts', [String(size), join(here, '.sessions', 'bytes')]));
 }
 
 const markdown = resultsMarkdown(rows, {

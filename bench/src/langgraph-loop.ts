@@ -75,7 +75,10 @@ const noopTool = (): StructuredToolInterface => tool(async () => 'ok', { name: N
  * host keeps the messages and passes them all in on every turn, as LangGraph's guide does; with
  * one, the history is written into the thread once (untimed) and each turn sends only its prompt.
  */
-export async function langGraphLoop(history: readonly BaseMessage[], checkpointing: Checkpointing): Promise<BenchLoop & { messages(): Promise<BaseMessage[]> }> {
+export async function langGraphLoop(
+  history: readonly BaseMessage[],
+  checkpointing: Checkpointing,
+): Promise<BenchLoop & { messages(): Promise<BaseMessage[]>; readonly sqlite?: SqliteSaver['db'] }> {
   const checkpointer: BaseCheckpointSaver | undefined =
     checkpointing.kind === 'memory' ? new MemorySaver() : checkpointing.kind === 'sqlite' ? SqliteSaver.fromConnString(checkpointing.file) : undefined;
   const agent = createReactAgent({ llm: new InstantChatModel({}), tools: [noopTool()], prompt: SYSTEM_PROMPT, ...(checkpointer ? { checkpointer } : {}) });
@@ -94,6 +97,7 @@ export async function langGraphLoop(history: readonly BaseMessage[], checkpointi
   }
   if (history.length > 0) await agent.updateState(config, { messages: [...history] }, 'agent');
   return {
+    ...(checkpointer instanceof SqliteSaver ? { sqlite: checkpointer.db } : {}),
     prompt: (text) => agent.invoke({ messages: [new HumanMessage({ id: `p${turn++}`, content: text })] }, config),
     messages: async () => (await agent.getState(config)).values.messages as BaseMessage[],
     async close() {
