@@ -18,7 +18,7 @@ export function stepATurn(): { outcome: unknown; effects: string[] } {
   if (compact?.type !== 'maybe_compact') throw new Error('expected maybe_compact');
 
   // Nothing to compact: say so, with the id of the request.
-  result = step(snapshot, { type: 'compaction.done', compactionId: compact.compactionId, at, meta: { compacted: false }, appended: [] });
+  result = step(snapshot, { type: 'compaction.done', id: compact.id, at, meta: { compacted: false }, appended: [] });
   snapshot = result.snapshot;
   const call = record(result.effects);
   if (call?.type !== 'call_llm') throw new Error('expected call_llm');
@@ -26,7 +26,7 @@ export function stepATurn(): { outcome: unknown; effects: string[] } {
   // The model asks for a tool.
   result = step(snapshot, {
     type: 'llm.done',
-    callId: call.callId,
+    id: call.id,
     at,
     stopReason: 'toolUse',
     message: { role: 'assistant', content: [{ type: 'toolCall', id: 'c1', name: 'stat', args: { path: 'README.md' } }] },
@@ -36,18 +36,18 @@ export function stepATurn(): { outcome: unknown; effects: string[] } {
   if (run?.type !== 'run_tools') throw new Error('expected run_tools');
 
   // The shell runs it and reports, in any order; the core appends results in call order.
-  result = step(snapshot, { type: 'tools.done', batchId: run.batchId, at, results: [{ toolCallId: 'c1', content: [{ type: 'text', text: '2,048 bytes' }], isError: false }] });
+  result = step(snapshot, { type: 'tools.done', id: run.id, at, results: [{ toolCallId: 'c1', content: [{ type: 'text', text: '2,048 bytes' }], isError: false }] });
   snapshot = result.snapshot;
   const again = record(result.effects);
   if (again?.type !== 'maybe_compact') throw new Error('expected maybe_compact');
 
-  result = step(snapshot, { type: 'compaction.done', compactionId: again.compactionId, at, meta: { compacted: false }, appended: [] });
+  result = step(snapshot, { type: 'compaction.done', id: again.id, at, meta: { compacted: false }, appended: [] });
   snapshot = result.snapshot;
   const second = record(result.effects);
   if (second?.type !== 'call_llm') throw new Error('expected call_llm');
 
   // The model answers without tools: the turn is over.
-  result = step(snapshot, { type: 'llm.done', callId: second.callId, at, stopReason: 'stop', message: { role: 'assistant', content: [{ type: 'text', text: 'It is 2,048 bytes.' }] } });
+  result = step(snapshot, { type: 'llm.done', id: second.id, at, stopReason: 'stop', message: { role: 'assistant', content: [{ type: 'text', text: 'It is 2,048 bytes.' }] } });
   snapshot = result.snapshot;
   record(result.effects);
 

@@ -27,7 +27,7 @@ describe('inspect', () => {
     expect(snapshots.map((c) => (c[2] as { value: unknown }).value)).toEqual(['steering', 'calling', { tools: 'running' }, 'steering', 'calling', 'idle']);
     // Each snapshot names the event that led to it, and the context is summarised, not the whole log.
     expect(snapshots[2]![3]).toMatchObject({ event: { type: 'llm.done' } });
-    expect(snapshots[2]![2]).toMatchObject({ context: { entries: 2, turn: { iterations: 0, pending: { effect: 'run_tools' } } } });
+    expect(snapshots[2]![2]).toMatchObject({ context: { entries: 2, turn: { iterations: 0, pending: { type: 'run_tools' } } } });
     expect(snapshots.at(-1)![2]).toMatchObject({ context: { lastOutcome: { status: 'completed' }, turn: null } });
   });
 

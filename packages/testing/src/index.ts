@@ -5,7 +5,7 @@ export {
   type ScriptedSummarizerOptions,
   type ScriptedSummaryRequest,
 } from './scripted-summarizer.js';
-export { createTurnDriver, userMessage, type DrivenStep, type TurnDriver } from '@tiller/core';
+export { createTurnDriver, userMessage, type DrivenStep, type TurnDriver } from './turn-driver.js';
 export {
   TURN_MODEL_CONFIG,
   transitionsTaken,

@@ -30,35 +30,35 @@ export function turnModelInputs(snapshot: TurnSnapshot): LabeledInput[] {
   add('steer', { type: 'steer', at: AT, message: { role: 'user', content: `steer ${n}` } });
   add('follow_up', { type: 'follow_up', at: AT, message: { role: 'user', content: `follow-up ${n}` } });
   add('abort', { type: 'abort', at: AT, reason: 'model abort' });
-  add('junk', { type: 'llm.done', callId: 42, at: AT });
+  add('junk', { type: 'llm.done', id: 42, at: AT });
   // An answer to an effect the turn is not waiting on, of every kind.
-  add('stale:llm.done', { type: 'llm.done', callId: 'stale', at: AT, stopReason: 'stop', message: { role: 'assistant', content: [] } });
-  add('stale:llm.failed', { type: 'llm.failed', callId: 'stale', at: AT, error: { kind: 'fatal', message: 'late' } });
-  add('stale:tools.done', { type: 'tools.done', batchId: 'stale', at: AT, results: [] });
-  add('stale:approval.needed', { type: 'approval.needed', batchId: 'stale', at: AT, toolCallIds: ['x'] });
-  add('stale:approval.decided', { type: 'approval.decided', batchId: 'stale', at: AT, decisions: [] });
-  add('stale:compaction.done', { type: 'compaction.done', compactionId: 'stale', at: AT, meta: { compacted: false }, appended: [] });
-  switch (pending?.effect) {
+  add('stale:llm.done', { type: 'llm.done', id: 'stale', at: AT, stopReason: 'stop', message: { role: 'assistant', content: [] } });
+  add('stale:llm.failed', { type: 'llm.failed', id: 'stale', at: AT, error: { kind: 'fatal', message: 'late' } });
+  add('stale:tools.done', { type: 'tools.done', id: 'stale', at: AT, results: [] });
+  add('stale:approval.needed', { type: 'approval.needed', id: 'stale', at: AT, toolCallIds: ['x'] });
+  add('stale:approval.decided', { type: 'approval.decided', id: 'stale', at: AT, decisions: [] });
+  add('stale:compaction.done', { type: 'compaction.done', id: 'stale', at: AT, meta: { compacted: false }, appended: [] });
+  switch (pending?.type) {
     case undefined:
       break;
     case 'maybe_compact':
-      add('compaction.done', { type: 'compaction.done', compactionId: pending.id, at: AT, meta: { compacted: false }, appended: [] }, true);
+      add('compaction.done', { type: 'compaction.done', id: pending.id, at: AT, meta: { compacted: false }, appended: [] }, true);
       add('compaction.done:detached', {
         type: 'compaction.done',
-        compactionId: pending.id,
+        id: pending.id,
         at: AT,
         meta: { compacted: true },
         appended: [{ id: `c${n}`, parentId: 'nowhere', at: AT, kind: 'compaction', summary: 's', firstKeptEntryId: 'nowhere', tokensBefore: 1 }],
       });
       break;
     case 'call_llm': {
-      const reply = (content: unknown[], stopReason: string) => ({ type: 'llm.done', callId: pending.id, at: AT, stopReason, message: { role: 'assistant', content } });
+      const reply = (content: unknown[], stopReason: string) => ({ type: 'llm.done', id: pending.id, at: AT, stopReason, message: { role: 'assistant', content } });
       add('llm.done:tool_call', reply([{ type: 'toolCall', id: `call-${n}`, name: 'probe', args: {} }], 'toolUse'), true);
       add('llm.done:text', reply([{ type: 'text', text: 'answer' }], 'stop'), true);
       add('llm.done:error', reply([{ type: 'text', text: 'broken' }], 'error'), true);
       add('llm.done:aborted', reply([{ type: 'text', text: 'cut' }], 'aborted'));
       for (const kind of ['overflow', 'transient', 'fatal', 'aborted'] as const) {
-        add(`llm.failed:${kind}`, { type: 'llm.failed', callId: pending.id, at: AT, error: { kind, message: kind } }, kind === 'overflow' || kind === 'fatal');
+        add(`llm.failed:${kind}`, { type: 'llm.failed', id: pending.id, at: AT, error: { kind, message: kind } }, kind === 'overflow' || kind === 'fatal');
       }
       break;
     }
@@ -66,21 +66,21 @@ export function turnModelInputs(snapshot: TurnSnapshot): LabeledInput[] {
       const calls = context.turn?.batch?.calls ?? [];
       add(
         'tools.done',
-        { type: 'tools.done', batchId: pending.id, at: AT, results: calls.map((c) => ({ toolCallId: c.id, content: [{ type: 'text', text: 'ok' }], isError: false })) },
+        { type: 'tools.done', id: pending.id, at: AT, results: calls.map((c) => ({ toolCallId: c.id, content: [{ type: 'text', text: 'ok' }], isError: false })) },
         true,
       );
-      add('tools.done:unknown_call', { type: 'tools.done', batchId: pending.id, at: AT, results: [{ toolCallId: 'unknown', content: [], isError: false }] });
-      add('approval.needed', { type: 'approval.needed', batchId: pending.id, at: AT, toolCallIds: calls.map((c) => c.id) }, true);
-      add('approval.needed:unknown_call', { type: 'approval.needed', batchId: pending.id, at: AT, toolCallIds: ['unknown'] });
+      add('tools.done:unknown_call', { type: 'tools.done', id: pending.id, at: AT, results: [{ toolCallId: 'unknown', content: [], isError: false }] });
+      add('approval.needed', { type: 'approval.needed', id: pending.id, at: AT, toolCallIds: calls.map((c) => c.id) }, true);
+      add('approval.needed:unknown_call', { type: 'approval.needed', id: pending.id, at: AT, toolCallIds: ['unknown'] });
       break;
     }
     case 'request_approval':
       add(
         'approval.decided',
-        { type: 'approval.decided', batchId: pending.id, at: AT, decisions: pending.toolCallIds.map((toolCallId) => ({ toolCallId, decision: 'allow' })) },
+        { type: 'approval.decided', id: pending.id, at: AT, decisions: pending.toolCallIds.map((toolCallId) => ({ toolCallId, decision: 'allow' })) },
         true,
       );
-      add('approval.decided:unknown_call', { type: 'approval.decided', batchId: pending.id, at: AT, decisions: [{ toolCallId: 'unknown', decision: 'allow' }] });
+      add('approval.decided:unknown_call', { type: 'approval.decided', id: pending.id, at: AT, decisions: [{ toolCallId: 'unknown', decision: 'allow' }] });
       break;
     default: {
       const unknown: never = pending;

@@ -1,4 +1,5 @@
-import { createTurnDriver, type Effect, type TurnDriver } from '@tiller/core';
+import type { Effect } from '@tiller/core';
+import { createTurnDriver, type TurnDriver } from '@tiller/testing';
 
 /** How the demo prints one effect: a line each, blocking effects marked. */
 function describeEffect(effect: Effect): string {
@@ -8,13 +9,13 @@ function describeEffect(effect: Effect): string {
     case 'emit':
       return `emit      ${effect.event.type}`;
     case 'maybe_compact':
-      return `▶ maybe_compact  ${effect.compactionId}  reason=${effect.reason} midRound=${effect.midRound} force=${effect.force}`;
+      return `▶ maybe_compact  ${effect.id}  reason=${effect.reason} midRound=${effect.midRound} force=${effect.force}`;
     case 'call_llm':
-      return `▶ call_llm       ${effect.callId}  ${effect.context.length} messages${effect.final ? '  (final: no tools)' : ''}`;
+      return `▶ call_llm       ${effect.id}  ${effect.context.length} messages${effect.final ? '  (final: no tools)' : ''}`;
     case 'run_tools':
-      return `▶ run_tools      ${effect.batchId}  ${effect.calls.map((c) => `${c.name}(${JSON.stringify(c.args)})`).join(', ')}`;
+      return `▶ run_tools      ${effect.id}  ${effect.calls.map((c) => `${c.name}(${JSON.stringify(c.args)})`).join(', ')}`;
     case 'request_approval':
-      return `▶ request_approval  ${effect.batchId}  ${effect.calls.map((c) => c.name).join(', ')}`;
+      return `▶ request_approval  ${effect.id}  ${effect.calls.map((c) => c.name).join(', ')}`;
     default: {
       const unknown: never = effect;
       throw new TypeError(`unknown effect ${JSON.stringify(unknown)}`);

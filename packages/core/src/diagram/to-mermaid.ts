@@ -1,46 +1,5 @@
-import type { AnyStateMachine, AnyStateNode, TransitionDefinition } from 'xstate';
-
-type AnyTransition = TransitionDefinition<any, any>;
-
-function guardLabel(transition: AnyTransition): string {
-  const guard = transition.guard;
-  if (!guard) return '';
-  if (typeof guard === 'string') return ` [${guard}]`;
-  if (typeof guard === 'object' && 'type' in guard) {
-    const params = 'params' in guard && guard.params && typeof guard.params === 'object' ? Object.values(guard.params).flat().join(' | ') : '';
-    return ` [${params || String(guard.type)}]`;
-  }
-  return ' [guarded]';
-}
-
-/** The node handles `eventType` itself whatever the guards say, so its ancestors' handlers never run. */
-function overrides(node: AnyStateNode, eventType: string): boolean {
-  return (node.transitions.get(eventType) ?? []).some((t: AnyTransition) => !t.guard);
-}
-
-interface Described {
-  /** Edges between siblings, drawn inside the parent's block. */
-  inner: string[];
-  /** Edges that leave the parent, drawn at the top level (Mermaid state names are global). */
-  outer: string[];
-  /** Transitions that stay in the state. */
-  stays: string[];
-}
-
-function describe(node: AnyStateNode, inherited: AnyTransition[]): Described {
-  const out: Described = { inner: [], outer: [], stays: [] };
-  const own = [...node.transitions.values()].flat() as AnyTransition[];
-  const applicable = [...own, ...inherited.filter((t) => !overrides(node, t.eventType))];
-  for (const transition of applicable) {
-    const label = `${transition.eventType}${guardLabel(transition)}`;
-    const targets = transition.target ?? [];
-    if (targets.length === 0) out.stays.push(label);
-    for (const target of targets) {
-      (target.parent === node.parent ? out.inner : out.outer).push(`${node.key} --> ${target.key}: ${label}`);
-    }
-  }
-  return out;
-}
+import type { AnyStateMachine } from 'xstate';
+import { machineGraph, type GraphState, type GraphTransition } from './machine-graph.js';
 
 /**
  * A Mermaid state diagram of a machine, made from its definition: every state, every
@@ -49,27 +8,37 @@ function describe(node: AnyStateNode, inherited: AnyTransition[]): Described {
  * in their state are listed in a note.
  */
 export function toMermaid(machine: AnyStateMachine): string {
-  const root = machine.root;
-  const rootTransitions = [...root.transitions.values()].flat() as AnyTransition[];
-  const lines = ['stateDiagram-v2', `  [*] --> ${String(root.config.initial)}`];
+  const graph = machineGraph(machine);
+  const byId = new Map(graph.states.map((s) => [s.id, s]));
+  const keyOf = (id: string) => byId.get(id)!.key;
+  const label = (t: GraphTransition) => `${t.event}${t.guard ? ` ${t.guard}` : ''}`;
+  const edge = (t: GraphTransition) => `${keyOf(t.sourceId)} --> ${keyOf(t.targetId!)}: ${label(t)}`;
+  const from = (state: GraphState) => graph.transitions.filter((t) => t.sourceId === state.id);
+  const lines = ['stateDiagram-v2', `  [*] --> ${graph.initialId}`];
   const notes: string[] = [];
   const note = (name: string, text: string) => notes.push(`  note right of ${name}\n    ${text}\n  end note`);
-  for (const node of Object.values(root.states) as AnyStateNode[]) {
-    const own = describe(node, rootTransitions);
-    const children = Object.values(node.states) as AnyStateNode[];
+  const stays = (state: GraphState) => from(state).filter((t) => t.targetId === null).map(label);
+  for (const node of graph.states.filter((s) => s.parentId === null)) {
+    const children = graph.states.filter((s) => s.parentId === node.id);
     const leaving: string[] = [];
     if (children.length > 0) {
-      lines.push(`  state ${node.key} {`, `    [*] --> ${String(node.config.initial)}`);
+      lines.push(`  state ${node.key} {`, `    [*] --> ${keyOf(node.initialId!)}`);
       for (const child of children) {
-        const inner = describe(child, []);
-        for (const edge of inner.inner) lines.push(`    ${edge}`);
-        leaving.push(...inner.outer);
-        if (inner.stays.length > 0) note(node.key, `${child.key} stays on: ${inner.stays.join(', ')}`);
+        for (const t of from(child)) {
+          if (t.targetId === null) continue;
+          // Mermaid state names are global: edges that leave the parent are drawn at the top level.
+          if (byId.get(t.targetId)!.parentId === node.id) lines.push(`    ${edge(t)}`);
+          else leaving.push(edge(t));
+        }
+        if (stays(child).length > 0) note(node.key, `${child.key} stays on: ${stays(child).join(', ')}`);
       }
       lines.push('  }');
     }
-    for (const edge of [...leaving, ...own.inner, ...own.outer]) lines.push(`  ${edge}`);
-    if (own.stays.length > 0) note(node.key, `stays on: ${own.stays.join(', ')}`);
+    const own = from(node).filter((t) => t.targetId !== null);
+    const inner = own.filter((t) => byId.get(t.targetId!)!.parentId === null).map(edge);
+    const outer = own.filter((t) => byId.get(t.targetId!)!.parentId !== null).map(edge);
+    for (const line of [...leaving, ...inner, ...outer]) lines.push(`  ${line}`);
+    if (stays(node).length > 0) note(node.key, `stays on: ${stays(node).join(', ')}`);
   }
   return [...lines, ...notes].join('\n');
 }

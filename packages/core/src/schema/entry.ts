@@ -15,9 +15,18 @@ const EntryBase = z.object({
   meta: z.record(z.string(), z.unknown()).optional(),
 });
 
+/**
+ * Why a user message joined the log, when the turn core appended it: the prompt that started a
+ * turn, or a steer or follow-up delivered inside one. Entries from elsewhere (an import, a host)
+ * have none; a user message without one counts as the start of a turn.
+ */
+export const UserOrigin = z.enum(['prompt', 'steer', 'follow_up']);
+export type UserOrigin = z.infer<typeof UserOrigin>;
+
 export const MessageEntry = EntryBase.extend({
   kind: z.literal('message'),
   message: Message,
+  origin: UserOrigin.optional(),
 });
 export type MessageEntry = z.infer<typeof MessageEntry>;
 

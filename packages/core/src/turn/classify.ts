@@ -1,36 +1,29 @@
 import type { TurnContext } from './context.js';
-import { RESULT_EVENTS, type MachineEvent, type ResultEvent, type TurnEventOf } from './events.js';
+import type { MachineEvent, ResultEvent, ResultEventType, TurnEventOf } from './events.js';
 import { toolCallsOf } from './update/record-reply.js';
 import { toolResultsProblem } from './update/record-tool-results.js';
 import { appendedProblem } from './update/apply-compaction.js';
 
-function resultId(event: ResultEvent): string {
-  switch (event.type) {
-    case 'llm.done':
-    case 'llm.failed':
-      return event.callId;
-    case 'tools.done':
-    case 'approval.needed':
-    case 'approval.decided':
-      return event.batchId;
-    case 'compaction.done':
-      return event.compactionId;
-    default: {
-      const unknown: never = event;
-      throw new TypeError(`not a result event: ${JSON.stringify(unknown)}`);
-    }
-  }
-}
+const RESULT_TYPES: ReadonlySet<string> = new Set<ResultEventType>([
+  'llm.done',
+  'llm.failed',
+  'tools.done',
+  'approval.needed',
+  'approval.decided',
+  'compaction.done',
+]);
 
 export function isResultEvent(event: MachineEvent): event is ResultEvent {
-  return Object.hasOwn(RESULT_EVENTS, event.type);
+  return RESULT_TYPES.has(event.type);
 }
 
-/** A result applies only to the effect the turn waits on, matched by kind and id. */
+/**
+ * A result applies only to the effect the turn waits on, matched by its `id`. (Which kinds of
+ * result a state takes is the machine's business: a reply arriving while tools run never reaches
+ * a transition that would apply it.)
+ */
 export function answersPending(context: TurnContext, event: MachineEvent): boolean {
-  if (!isResultEvent(event)) return false;
-  const pending = context.turn?.pending;
-  return pending !== null && pending !== undefined && pending.effect === RESULT_EVENTS[event.type] && pending.id === resultId(event);
+  return isResultEvent(event) && context.turn?.pending?.id === event.id;
 }
 
 /** Where a model reply takes the turn. */
@@ -40,7 +33,7 @@ export function routeReply(context: TurnContext, event: TurnEventOf<'llm.done'>)
   const pending = context.turn?.pending;
   if (event.stopReason === 'error') return 'model_error';
   if (event.stopReason === 'aborted') return 'model_aborted';
-  if (pending?.effect === 'call_llm' && pending.final) return 'final';
+  if (pending?.type === 'call_llm' && pending.final) return 'final';
   if (toolCallsOf(event.message).length > 0) return 'tool_round';
   if (context.queue.some((q) => q.kind === 'steer')) return 'steer';
   if (context.queue.some((q) => q.kind === 'follow_up')) return 'follow_up';
@@ -79,7 +72,7 @@ export function resultProblem(context: TurnContext, event: ResultEvent): string 
     }
     case 'approval.decided': {
       const pending = turn?.pending;
-      const asked = new Set(pending?.effect === 'request_approval' ? pending.toolCallIds : []);
+      const asked = new Set(pending?.type === 'request_approval' ? pending.toolCallIds : []);
       const stranger = event.decisions.find((d) => !asked.has(d.toolCallId));
       return stranger === undefined ? null : `approval.decided decides tool call "${stranger.toolCallId}", which was not asked about`;
     }

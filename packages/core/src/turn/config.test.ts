@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Entry } from '../schema/entry.js';
-import { resolveTurnConfig, TurnConfigError } from './config.js';
+import { resolveTurnConfig } from './config.js';
+import { TurnConfigError } from './turn-config-error.js';
 
 const entry = (id: string, parentId: string | null): Entry => ({ id, parentId, at: 'x', kind: 'message', message: { role: 'user', content: id } });
 

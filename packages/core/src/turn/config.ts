@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Entry, EntryKind } from '../schema/entry.js';
+import { TurnConfigError } from './turn-config-error.js';
 
 export const TurnConfig = z.object({
   /** Model calls that may use tools in one turn; after that many tool rounds, one final call without tools. */
@@ -15,9 +16,6 @@ export const TurnConfig = z.object({
 export type TurnConfig = z.input<typeof TurnConfig>;
 export type ResolvedTurnConfig = z.output<typeof TurnConfig>;
 
-export class TurnConfigError extends Error {
-  override readonly name = 'TurnConfigError';
-}
 
 const KINDS: ReadonlySet<EntryKind> = new Set(['message', 'compaction', 'branch_summary', 'custom']);
 

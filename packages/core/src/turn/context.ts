@@ -1,18 +1,23 @@
 import type { Entry } from '../schema/entry.js';
 import type { Message, ToolCallPart, UserMessage } from '../schema/message.js';
 import type { AppendOnlyList } from '../log/append-only-list.js';
+import type { CallLlmEffect, MaybeCompactEffect, RequestApprovalEffect, RunToolsEffect } from './effects.js';
 import type { ApprovalDecision } from './events.js';
 import type { TurnOutcome } from './outcome.js';
 
 /** Why the turn stopped at a steering boundary. */
 export type BoundaryReason = 'turn_start' | 'tool_batch' | 'overflow' | 'steer' | 'follow_up';
 
-/** The one effect the turn waits on, with the id its answer must carry. */
+/**
+ * The blocking effect the turn waits on, as it was issued, less what the context holds anyway
+ * (the messages of a model call, the calls of the open batch): the state's entry action adds
+ * those back. Its answer is the input that carries the same `id`.
+ */
 export type Pending =
-  | { readonly effect: 'maybe_compact'; readonly id: string; readonly reason: BoundaryReason; readonly force: boolean }
-  | { readonly effect: 'call_llm'; readonly id: string; readonly final: boolean }
-  | { readonly effect: 'run_tools'; readonly id: string }
-  | { readonly effect: 'request_approval'; readonly id: string; readonly toolCallIds: readonly string[] };
+  | Readonly<MaybeCompactEffect>
+  | Readonly<Omit<CallLlmEffect, 'context'>>
+  | Readonly<Omit<RunToolsEffect, 'calls' | 'decisions'>>
+  | Readonly<Omit<RequestApprovalEffect, 'calls'> & { toolCallIds: readonly string[] }>;
 
 export type QueuedKind = 'steer' | 'follow_up';
 
@@ -21,7 +26,7 @@ export interface QueuedMessage {
   readonly kind: QueuedKind;
   readonly message: UserMessage;
   readonly receivedAt: string;
-  /** The state the turn was in when it arrived (`idle` when no turn was running). */
+  /** The state the turn was in when it arrived. */
   readonly receivedIn: string;
 }
 
@@ -50,6 +55,8 @@ export interface ActiveTurn {
   readonly effectSeq: number;
   readonly pending: Pending | null;
   readonly overflowRetries: number;
+  /** What the compaction forced by the last overflow did, until the next reply. */
+  readonly overflowCompaction: 'compacted' | 'nothing_compacted' | null;
   readonly batch: OpenBatch | null;
   readonly deliveries: readonly Delivery[];
 }
@@ -59,6 +66,8 @@ export interface IgnoredNote {
   readonly eventType: string;
   readonly reason: string;
   readonly at?: string;
+  /** The steer or follow-up that was dropped, so the host can send it again. */
+  readonly message?: UserMessage;
 }
 
 /**

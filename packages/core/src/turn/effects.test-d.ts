@@ -1,7 +1,7 @@
 import { expectTypeOf, it } from 'vitest';
 import type { Message } from '../schema/message.js';
 import type { BlockingEffect, CallLlmEffect, Effect, EffectType, MessageList, ProgressEvent } from './effects.js';
-import type { TurnEvent, TurnEventOf, TurnEventType } from './events.js';
+import type { ResultEvent, TurnEvent, TurnEventOf, TurnEventType } from './events.js';
 import type { TurnOutcome, TurnStatus } from './outcome.js';
 import type { StepResult } from './step.js';
 
@@ -19,9 +19,11 @@ it('narrows an effect by its type', () => {
 
 it('narrows an input by its type', () => {
   expectTypeOf<TurnEventType>().toEqualTypeOf<TurnEvent['type']>();
-  expectTypeOf<TurnEventOf<'llm.done'>['callId']>().toEqualTypeOf<string>();
+  expectTypeOf<TurnEventOf<'llm.done'>['id']>().toEqualTypeOf<string>();
   expectTypeOf<TurnEventOf<'llm.failed'>['error']['kind']>().toEqualTypeOf<'transient' | 'overflow' | 'fatal' | 'aborted'>();
-  expectTypeOf<TurnEventOf<'tools.done'>>().toHaveProperty('batchId');
+  expectTypeOf<TurnEventOf<'tools.done'>>().toHaveProperty('id');
+  expectTypeOf<ResultEvent['id']>().toEqualTypeOf<string>();
+  expectTypeOf<BlockingEffect['id']>().toEqualTypeOf<string>();
 });
 
 it('an outcome says how the turn ended, with the details of that ending only', () => {

@@ -18,9 +18,13 @@ export interface MessageList extends Iterable<Message> {
   lend(): readonly Message[];
 }
 
+/**
+ * A blocking effect's `id` is unique within its session (it derives from the turn's id), and the
+ * input that answers the effect carries the same `id`.
+ */
 export interface MaybeCompactEffect {
   type: 'maybe_compact';
-  compactionId: string;
+  id: string;
   /** True between the tool rounds of one turn (the context ends with tool results). */
   midRound: boolean;
   reason: BoundaryReason;
@@ -30,7 +34,7 @@ export interface MaybeCompactEffect {
 
 export interface CallLlmEffect {
   type: 'call_llm';
-  callId: string;
+  id: string;
   context: MessageList;
   /** The last call of a turn that hit its iteration cap: offer the model no tools. */
   final: boolean;
@@ -38,7 +42,7 @@ export interface CallLlmEffect {
 
 export interface RunToolsEffect {
   type: 'run_tools';
-  batchId: string;
+  id: string;
   calls: readonly ToolCallPart[];
   /** Decisions the host already made for calls whose policy asked; apply them, do not ask again. */
   decisions: readonly ApprovalDecision[];
@@ -46,7 +50,7 @@ export interface RunToolsEffect {
 
 export interface RequestApprovalEffect {
   type: 'request_approval';
-  batchId: string;
+  id: string;
   calls: readonly ToolCallPart[];
 }
 

@@ -16,7 +16,8 @@ export const TurnStartEvent = z.object({
 
 export const LlmDoneEvent = z.object({
   type: z.literal('llm.done'),
-  callId: z.string().min(1),
+  /** The `id` of the `call_llm` effect this answers. */
+  id: z.string().min(1),
   message: AssistantMessage,
   usage: Usage.optional(),
   stopReason: StopReason,
@@ -31,7 +32,7 @@ export type LlmFailure = z.infer<typeof LlmFailure>;
 
 export const LlmFailedEvent = z.object({
   type: z.literal('llm.failed'),
-  callId: z.string().min(1),
+  id: z.string().min(1),
   error: LlmFailure,
   ...timed,
 });
@@ -47,14 +48,16 @@ export type ToolOutcome = z.infer<typeof ToolOutcome>;
 
 export const ToolsDoneEvent = z.object({
   type: z.literal('tools.done'),
-  batchId: z.string().min(1),
+  /** The `id` of the `run_tools` effect this answers. */
+  id: z.string().min(1),
   results: z.array(ToolOutcome),
   ...timed,
 });
 
 export const ApprovalNeededEvent = z.object({
   type: z.literal('approval.needed'),
-  batchId: z.string().min(1),
+  /** The `id` of the `run_tools` effect whose policy asked. */
+  id: z.string().min(1),
   /** The ids of the calls whose policy said `ask`. */
   toolCallIds: z.array(z.string().min(1)).min(1),
   ...timed,
@@ -68,7 +71,8 @@ export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
 
 export const ApprovalDecidedEvent = z.object({
   type: z.literal('approval.decided'),
-  batchId: z.string().min(1),
+  /** The `id` of the `request_approval` effect this answers. */
+  id: z.string().min(1),
   decisions: z.array(ApprovalDecision),
   ...timed,
 });
@@ -86,7 +90,8 @@ export type CompactionMeta = z.infer<typeof CompactionMeta>;
 
 export const CompactionDoneEvent = z.object({
   type: z.literal('compaction.done'),
-  compactionId: z.string().min(1),
+  /** The `id` of the `maybe_compact` effect this answers. */
+  id: z.string().min(1),
   meta: CompactionMeta,
   /** The entries the compactor appended, continuing the turn's path. */
   appended: z.array(Entry),
@@ -95,7 +100,17 @@ export const CompactionDoneEvent = z.object({
 
 export const SteerEvent = z.object({ type: z.literal('steer'), message: UserMessage, ...timed });
 export const FollowUpEvent = z.object({ type: z.literal('follow_up'), message: UserMessage, ...timed });
-export const AbortEvent = z.object({ type: z.literal('abort'), reason: z.string().optional(), ...timed });
+export const AbortEvent = z.object({
+  type: z.literal('abort'),
+  reason: z.string().optional(),
+  /**
+   * What the model had streamed of the reply being aborted. Its text and thinking are kept (with
+   * `stopReason: 'aborted'`), so what the user saw stays in the transcript; a tool call that
+   * streamed in part is not (it never ran).
+   */
+  partial: AssistantMessage.optional(),
+  ...timed,
+});
 
 export const TurnEvent = z.discriminatedUnion('type', [
   TurnStartEvent,
@@ -125,15 +140,6 @@ export interface InvalidEvent {
 
 export type MachineEvent = TurnEvent | InvalidEvent;
 
-/** The events that answer an effect, and the effect each answers. */
-export const RESULT_EVENTS = {
-  'llm.done': 'call_llm',
-  'llm.failed': 'call_llm',
-  'tools.done': 'run_tools',
-  'approval.needed': 'run_tools',
-  'approval.decided': 'request_approval',
-  'compaction.done': 'maybe_compact',
-} as const satisfies Partial<Record<TurnEventType, string>>;
-
-export type ResultEventType = keyof typeof RESULT_EVENTS;
-export type ResultEvent = TurnEventOf<ResultEventType>;
+/** The inputs that answer a blocking effect: each carries the `id` of the effect it answers. */
+export type ResultEvent = TurnEventOf<'llm.done' | 'llm.failed' | 'tools.done' | 'approval.needed' | 'approval.decided' | 'compaction.done'>;
+export type ResultEventType = ResultEvent['type'];

@@ -16,22 +16,12 @@ import type { MachineEvent } from './events.js';
 import { answersPending, resultProblem, routeFailure, routeReply, isResultEvent, type FailureRoute, type ReplyRoute } from './classify.js';
 import { reducers, type Reducer, type ReducerName } from './reducers.js';
 import { applyUpdate } from './update/apply-update.js';
+import { blockingEffect } from './blocking-effect.js';
 
 type Params<E extends { type: string }> = Omit<E, 'type'>;
 
 /** Effects are actions that do nothing here: the shell reads them from `step` and carries them out. */
 const effect = <P>() => (_args: unknown, _params: P) => {};
-
-function pendingOf(context: TurnContext) {
-  const pending = context.turn?.pending;
-  if (!pending) throw new Error('a blocking state was entered with nothing pending');
-  return pending;
-}
-
-/** Mid-round when the context ends with tool results: the model is inside a tool loop. */
-function isMidRound(context: TurnContext): boolean {
-  return context.view.last()?.role === 'toolResult';
-}
 
 /**
  * Runs a reducer as one assign, then announces what it did: a `persist` of the entries it
@@ -131,19 +121,15 @@ export const turnMachine = turnSetup.createMachine({
     idle: {
       on: {
         'turn.start': { target: 'steering', actions: 'startTurn' },
+        // A steer or follow-up joins a running turn only; while idle it is dropped with a note.
+        steer: { actions: 'noteIdle' },
+        follow_up: { actions: 'noteIdle' },
         abort: { actions: 'noteIdle' },
         'event.invalid': { actions: 'noteIdle' },
       },
     },
     steering: {
-      entry: {
-        type: 'maybe_compact',
-        params: ({ context }) => {
-          const pending = pendingOf(context);
-          if (pending.effect !== 'maybe_compact') throw new Error(`steering entered while waiting on ${pending.effect}`);
-          return { compactionId: pending.id, midRound: isMidRound(context), reason: pending.reason, force: pending.force };
-        },
-      },
+      entry: { type: 'maybe_compact', params: ({ context }) => blockingEffect(context, 'maybe_compact') },
       on: {
         'compaction.done': [
           { guard: 'resultHasProblem', target: 'idle', actions: 'failOnProblem' },
@@ -152,14 +138,7 @@ export const turnMachine = turnSetup.createMachine({
       },
     },
     calling: {
-      entry: {
-        type: 'call_llm',
-        params: ({ context }) => {
-          const pending = pendingOf(context);
-          if (pending.effect !== 'call_llm') throw new Error(`calling entered while waiting on ${pending.effect}`);
-          return { callId: pending.id, context: context.view, final: pending.final };
-        },
-      },
+      entry: { type: 'call_llm', params: ({ context }) => blockingEffect(context, 'call_llm') },
       on: {
         'llm.done': [
           { guard: { type: 'replyRoute', params: { routes: ['tool_round'] } }, target: 'tools', actions: 'startToolRound' },
@@ -180,14 +159,7 @@ export const turnMachine = turnSetup.createMachine({
       initial: 'running',
       states: {
         running: {
-          entry: {
-            type: 'run_tools',
-            params: ({ context }) => {
-              const pending = pendingOf(context);
-              const batch = context.turn!.batch!;
-              return { batchId: pending.id, calls: batch.calls, decisions: batch.decisions };
-            },
-          },
+          entry: { type: 'run_tools', params: ({ context }) => blockingEffect(context, 'run_tools') },
           on: {
             'tools.done': [
               { guard: 'resultHasProblem', target: '#turn.idle', actions: 'failOnProblem' },
@@ -200,14 +172,7 @@ export const turnMachine = turnSetup.createMachine({
           },
         },
         awaitingApproval: {
-          entry: {
-            type: 'request_approval',
-            params: ({ context }) => {
-              const pending = pendingOf(context);
-              const asked = new Set(pending.effect === 'request_approval' ? pending.toolCallIds : []);
-              return { batchId: pending.id, calls: context.turn!.batch!.calls.filter((c) => asked.has(c.id)) };
-            },
-          },
+          entry: { type: 'request_approval', params: ({ context }) => blockingEffect(context, 'request_approval') },
           on: {
             'approval.decided': [
               { guard: 'resultHasProblem', target: '#turn.idle', actions: 'failOnProblem' },

@@ -3,11 +3,11 @@ import type { ProgressEvent } from './effects.js';
 import type { MachineEvent, TurnEventOf } from './events.js';
 import { isResultEvent, resultProblem, routeFailure, routeReply } from './classify.js';
 import { appendEntries } from './update/append-entries.js';
-import { awaitCall, awaitCompaction, awaitTools } from './update/await-effect.js';
+import { awaitApproval, awaitCall, awaitCompaction, awaitTools } from './update/await-effect.js';
 import { endTurn, type Ending } from './update/end-turn.js';
 import { noteIgnored } from './update/note-ignored.js';
 import { deliverQueued, queueMessage } from './update/queue-message.js';
-import { recordReply } from './update/record-reply.js';
+import { keepPartialReply, recordReply } from './update/record-reply.js';
 import { recordToolResults } from './update/record-tool-results.js';
 import { startTurn } from './update/start-turn.js';
 import type { ToolCallPart } from '../schema/message.js';
@@ -26,10 +26,21 @@ export type Reducer<E extends MachineEvent = MachineEvent> = (
   base: TurnContext,
 ) => void;
 
-/** Ends the turn and announces how it ended. */
+/**
+ * Ends the turn and announces how it ended. Steers and follow-ups no boundary took are dropped
+ * with a note each: they were meant for this turn, never for a later one.
+ */
 export function finish(work: WorkingContext, ending: Ending, at: string, emit: (event: ProgressEvent) => void, openCalls: readonly ToolCallPart[]): void {
   const outcome = endTurn(work, ending, at, openCalls);
-  if (outcome) emit({ type: 'turn.ended', outcome });
+  if (!outcome) return;
+  const left = work.queue;
+  work.queue = [];
+  for (const queued of left) {
+    const note = { eventType: queued.kind, reason: `the turn ended (${outcome.status}) before a boundary took it`, at, message: queued.message };
+    noteIgnored(work, note);
+    emit({ type: 'event.ignored', note });
+  }
+  emit({ type: 'turn.ended', outcome });
 }
 
 /** The calls of the batch the turn had open before this step. */
@@ -53,29 +64,30 @@ export const reducers = {
 
   applyCompaction: ((work, event, emit, base) => {
     const pending = base.turn?.pending;
-    const boundary = pending?.effect === 'maybe_compact' ? pending.reason : 'turn_start';
+    const boundary = pending?.type === 'maybe_compact' ? pending.reason : 'turn_start';
+    if (pending?.type === 'maybe_compact' && pending.force) work.turn!.overflowCompaction = event.meta.compacted ? 'compacted' : 'nothing_compacted';
     appendEntries(work, event.appended);
-    emit({ type: 'compaction.finished', compactionId: event.compactionId, meta: event.meta });
+    emit({ type: 'compaction.finished', compactionId: event.id, meta: event.meta });
     const deliveries = deliverQueued(work, event.at, boundary);
     if (deliveries.length > 0) emit({ type: 'messages.delivered', deliveries });
     awaitCall(work);
   }) satisfies Reducer<TurnEventOf<'compaction.done'>>,
 
   startToolRound: ((work, event, emit) => {
-    const calls = recordReply(work, event);
+    const calls = recordReply(work, event, emit);
     const batchId = awaitTools(work);
     emit({ type: 'tools.started', batchId, calls });
   }) satisfies Reducer<TurnEventOf<'llm.done'>>,
 
-  continueAfterReply: ((work, event, _emit, base) => {
+  continueAfterReply: ((work, event, emit, base) => {
     const route = routeReply(base, event);
-    recordReply(work, event);
+    recordReply(work, event, emit);
     awaitCompaction(work, route === 'steer' ? 'steer' : 'follow_up');
   }) satisfies Reducer<TurnEventOf<'llm.done'>>,
 
   finishWithReply: ((work, event, emit, base) => {
     const route = routeReply(base, event);
-    const calls = recordReply(work, event);
+    const calls = recordReply(work, event, emit);
     finish(work, replyEnding(route, event), event.at, emit, calls);
   }) satisfies Reducer<TurnEventOf<'llm.done'>>,
 
@@ -89,34 +101,34 @@ export const reducers = {
     const ending: Ending =
       route === 'aborted'
         ? { status: 'aborted', reason: event.error.message || 'the model call was aborted' }
-        : { status: 'failed', reason: failureReason(event), error: event.error };
+        : { status: 'failed', reason: failureReason(event, base.turn?.overflowCompaction ?? null), error: event.error };
     finish(work, ending, event.at, emit, openCallsOf(base));
   }) satisfies Reducer<TurnEventOf<'llm.failed'>>,
 
   recordResults: ((work, event, emit, base) => {
     const results = recordToolResults(work, event, base.turn!.batch!);
-    emit({ type: 'tools.finished', batchId: event.batchId, results });
+    emit({ type: 'tools.finished', batchId: event.id, results });
     awaitCompaction(work, 'tool_batch');
   }) satisfies Reducer<TurnEventOf<'tools.done'>>,
 
   requestApproval: ((work, event, emit, base) => {
-    work.turn!.pending = { effect: 'request_approval', id: event.batchId, toolCallIds: event.toolCallIds };
+    awaitApproval(work, event.toolCallIds);
     const asked = new Set(event.toolCallIds);
-    emit({ type: 'approval.requested', batchId: event.batchId, calls: openCallsOf(base).filter((c) => asked.has(c.id)) });
+    emit({ type: 'approval.requested', batchId: event.id, calls: openCallsOf(base).filter((c) => asked.has(c.id)) });
   }) satisfies Reducer<TurnEventOf<'approval.needed'>>,
 
   applyDecisions: ((work, event, _emit, base) => {
     const turn = work.turn!;
     const batch = turn.batch!;
     const pending = base.turn?.pending;
-    const asked = pending?.effect === 'request_approval' ? pending.toolCallIds : [];
+    const asked = pending?.type === 'request_approval' ? pending.toolCallIds : [];
     const decided = new Set(event.decisions.map((d) => d.toolCallId));
     const undecided = asked
       .filter((id) => !decided.has(id))
       .map((toolCallId) => ({ toolCallId, decision: 'deny' as const, rationale: 'No decision was given for this call.' }));
     turn.batch = { ...batch, decisions: [...batch.decisions, ...event.decisions, ...undecided] };
     // The same batch runs again, now with every asked call decided.
-    turn.pending = { effect: 'run_tools', id: event.batchId };
+    awaitTools(work);
   }) satisfies Reducer<TurnEventOf<'approval.decided'>>,
 
   failOnProblem: ((work, event, emit, base) => {
@@ -125,6 +137,7 @@ export const reducers = {
   }) satisfies Reducer,
 
   abortTurn: ((work, event, emit, base) => {
+    if (event.partial && base.turn?.pending?.type === 'call_llm') keepPartialReply(work, event.partial, event.at);
     finish(work, { status: 'aborted', reason: event.reason ?? 'aborted by the host' }, event.at, emit, openCallsOf(base));
   }) satisfies Reducer<TurnEventOf<'abort'>>,
 
@@ -148,7 +161,9 @@ export const reducers = {
 
   noteIdle: ((work, event, emit, base) => {
     const detail = event.type === 'event.invalid' ? `: ${event.reason}` : '';
-    const note = { eventType: event.type === 'event.invalid' ? (event.claimedType ?? 'unknown') : event.type, reason: `no turn is running${detail}`, at: atOf(base, event) };
+    const eventType = event.type === 'event.invalid' ? (event.claimedType ?? 'unknown') : event.type;
+    const dropped = event.type === 'steer' || event.type === 'follow_up' ? { message: event.message } : {};
+    const note = { eventType, reason: `no turn is running${detail}`, at: atOf(base, event), ...dropped };
     noteIgnored(work, note);
     emit({ type: 'event.ignored', note });
   }) satisfies Reducer,
@@ -176,8 +191,18 @@ function replyEnding(route: ReturnType<typeof routeReply>, event: TurnEventOf<'l
   }
 }
 
-function failureReason(event: TurnEventOf<'llm.failed'>): string {
-  return event.error.kind === 'overflow'
-    ? `the context overflowed again after compaction: ${event.error.message}`
-    : `the model call failed (${event.error.kind}): ${event.error.message}`;
+function failureReason(event: TurnEventOf<'llm.failed'>, overflowCompaction: 'compacted' | 'nothing_compacted' | null): string {
+  if (event.error.kind !== 'overflow') return `the model call failed (${event.error.kind}): ${event.error.message}`;
+  switch (overflowCompaction) {
+    case 'compacted':
+      return `the context overflowed again after compaction: ${event.error.message}`;
+    case 'nothing_compacted':
+      return `the context overflowed, and the compaction it forced removed nothing (is a compactor configured?): ${event.error.message}`;
+    case null:
+      return `the context overflowed: ${event.error.message}`;
+    default: {
+      const unknown: never = overflowCompaction;
+      throw new TypeError(`unknown overflow compaction ${String(unknown)}`);
+    }
+  }
 }

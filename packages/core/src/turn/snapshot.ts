@@ -4,6 +4,7 @@ import { AppendOnlyList } from '../log/append-only-list.js';
 import { Entry } from '../schema/entry.js';
 import { Message } from '../schema/message.js';
 import type { TurnContext } from './context.js';
+import { SnapshotRestoreError } from './snapshot-restore-error.js';
 import { turnMachine } from './machine.js';
 
 export type TurnSnapshot = SnapshotFrom<typeof turnMachine>;
@@ -14,9 +15,6 @@ export interface PersistedTurnSnapshot {
   context: Omit<TurnContext, 'entries' | 'view'> & { entries: Entry[]; view: Message[] };
 }
 
-export class SnapshotRestoreError extends Error {
-  override readonly name = 'SnapshotRestoreError';
-}
 
 export function persistSnapshot(snapshot: TurnSnapshot): PersistedTurnSnapshot {
   return JSON.parse(JSON.stringify({ value: snapshot.value, context: snapshot.context })) as PersistedTurnSnapshot;

@@ -6,7 +6,7 @@ export type TurnPhase = 'idle' | 'steering' | 'calling' | 'tools';
 export function turnPhase(context: TurnContext): TurnPhase {
   const pending = context.turn?.pending;
   if (!pending) return 'idle';
-  switch (pending.effect) {
+  switch (pending.type) {
     case 'maybe_compact':
       return 'steering';
     case 'call_llm':

@@ -36,25 +36,25 @@ export async function callModel(effect: CallLlmEffect, deps: CallModelDeps): Pro
     }
   }
   for (let attempt = 1; ; attempt++) {
-    if (events.listening) events.publish({ type: 'llm.started', callId: effect.callId, attempt, at: now() });
+    if (events.listening) events.publish({ type: 'llm.started', callId: effect.id, attempt, at: now() });
     try {
       const stream = model.stream({ messages, tools: effect.final ? [] : deps.toolSpecs, system: deps.systemPrompt, signal });
       for await (const part of stream) {
         switch (part.type) {
           case 'text-delta':
-            if (events.listening) events.publish({ type: 'text.delta', callId: effect.callId, delta: part.delta, at: now() });
+            if (events.listening) events.publish({ type: 'text.delta', callId: effect.id, delta: part.delta, at: now() });
             break;
           case 'thinking-delta':
-            if (events.listening) events.publish({ type: 'thinking.delta', callId: effect.callId, delta: part.delta, at: now() });
+            if (events.listening) events.publish({ type: 'thinking.delta', callId: effect.id, delta: part.delta, at: now() });
             break;
           case 'toolcall-delta':
-            if (events.listening) events.publish({ type: 'toolcall.delta', callId: effect.callId, toolCallId: part.toolCallId, toolName: part.toolName, delta: part.delta, at: now() });
+            if (events.listening) events.publish({ type: 'toolcall.delta', callId: effect.id, toolCallId: part.toolCallId, toolName: part.toolName, delta: part.delta, at: now() });
             break;
           case 'done': {
             const at = now();
-            if (events.listening) events.publish({ type: 'llm.finished', callId: effect.callId, stopReason: part.stopReason, usage: part.usage, at });
+            if (events.listening) events.publish({ type: 'llm.finished', callId: effect.id, stopReason: part.stopReason, usage: part.usage, at });
             const message = { ...part.message, model: part.message.model ?? model.id, stopReason: part.stopReason, ...(part.usage ? { usage: part.usage } : {}) };
-            return { type: 'llm.done', callId: effect.callId, at, message, stopReason: part.stopReason, ...(part.usage ? { usage: part.usage } : {}) };
+            return { type: 'llm.done', id: effect.id, at, message, stopReason: part.stopReason, ...(part.usage ? { usage: part.usage } : {}) };
           }
           default: {
             const unknown: never = part;
@@ -68,7 +68,7 @@ export async function callModel(effect: CallLlmEffect, deps: CallModelDeps): Pro
       const failure = toModelFailure(error, signal);
       if (failure.kind !== 'transient' || attempt > deps.limits.maxRetries) return failed(effect, { kind: failure.kind, message: failure.message });
       const delayMs = retryDelay(attempt, deps.limits, failure.retryAfterMs);
-      if (events.listening) events.publish({ type: 'llm.retry', callId: effect.callId, attempt, delayMs, error: { kind: failure.kind, message: failure.message }, at: now() });
+      if (events.listening) events.publish({ type: 'llm.retry', callId: effect.id, attempt, delayMs, error: { kind: failure.kind, message: failure.message }, at: now() });
       try {
         await abortableDelay(delayMs, signal);
       } catch {
@@ -79,5 +79,5 @@ export async function callModel(effect: CallLlmEffect, deps: CallModelDeps): Pro
 }
 
 function failed(effect: CallLlmEffect, error: LlmFailure): Answer {
-  return { type: 'llm.failed', callId: effect.callId, at: now(), error };
+  return { type: 'llm.failed', id: effect.id, at: now(), error };
 }

@@ -1,5 +1,5 @@
 import type { CompactionPolicy } from '@tiller/compaction';
-import type { Entry } from '@tiller/core';
+import { countTurns, type Entry } from '@tiller/core';
 import { AgentOptionsError } from '../errors.js';
 import type { TillerModel } from '@tiller/core';
 
@@ -13,8 +13,7 @@ export interface PolicyGuard {
 
 /**
  * Binds the policy to the model (a policy that cannot hold for it is an options error) and counts
- * the turns already in the session: its user messages, except those a turn delivered mid-way
- * (steering and follow-ups, which the core appends after the turn's first entry, `<turnId>.0`).
+ * the turns already in the session, as the core says where each starts.
  */
 export function guardPolicy(policy: CompactionPolicy | undefined, model: TillerModel, path: readonly Entry[], entryPoint: string): PolicyGuard | undefined {
   if (!policy) return undefined;
@@ -24,7 +23,7 @@ export function guardPolicy(policy: CompactionPolicy | undefined, model: TillerM
   } catch (error) {
     throw new AgentOptionsError(`${entryPoint}: compactionPolicy does not hold for model "${model.id}": ${(error as Error).message}`);
   }
-  let turns = path.filter((e) => e.kind === 'message' && e.message.role === 'user' && !/\.[1-9]\d*$/.test(e.id)).length;
+  let turns = countTurns(path);
   return {
     admitTurn() {
       policy.admitTurn(turns + 1);

@@ -27,7 +27,7 @@ export function resolveCompaction(effect: MaybeCompactEffect, deps: CompactionDe
   if (deps.events.listening) {
     deps.events.publish({
       type: 'compaction.started',
-      compactionId: effect.compactionId,
+      compactionId: effect.id,
       midRound: effect.midRound,
       reason: effect.reason,
       force: effect.force,
@@ -78,7 +78,7 @@ async function askCompactor(effect: MaybeCompactEffect, deps: CompactionDeps): P
 }
 
 function done(effect: MaybeCompactEffect, meta: CoreCompactionMeta, appended: Entry[]): TurnEventOf<'compaction.done'> {
-  return { type: 'compaction.done', compactionId: effect.compactionId, at: now(), meta, appended };
+  return { type: 'compaction.done', id: effect.id, at: now(), meta, appended };
 }
 
 /**

@@ -1,8 +1,7 @@
-import { type BlockingEffect, isBlockingEffect, type ToolCallPart, type ToolOutcome } from '@tiller/core';
+import { isBlockingEffect, settleInterruptedCalls, type ToolCallPart, type ToolOutcome } from '@tiller/core';
 import { JournalError, type JournalLine, lastSegment } from '../journal/journal-format.js';
 import { replayJournal } from '../journal/replay-journal.js';
 import type { Tool } from '../tools/define-tool.js';
-import { errorOutcome } from '../tools/tool-output.js';
 import { now } from '../clock.js';
 import type { AgentEvent, AgentListener } from './agent-event.js';
 import { AgentOptionsError } from '../errors.js';
@@ -55,31 +54,15 @@ export async function resumeAgent({ listener, ...options }: ResumeOptions): Prom
 
   const turn = snapshot.context.turn;
   const blocking = replay.effects.filter(isBlockingEffect).at(-1);
-  if (turn?.pending && blocking && blockingId(blocking) === turn.pending.id) {
+  if (turn?.pending && blocking && blocking.id === turn.pending.id) {
     runtime.startTurn(turn.turnId);
-    const settled = blocking.type === 'run_tools' ? settledCalls(blocking.batchId, blocking.calls, segment, resolved.tools, runtime.publish) : undefined;
+    const settled = blocking.type === 'run_tools' ? settledCalls(blocking.id, blocking.calls, segment, resolved.tools, runtime.publish) : undefined;
     runtime.perform(blocking, settled);
   }
   return agent;
 }
 
-function blockingId(effect: BlockingEffect): string {
-  switch (effect.type) {
-    case 'maybe_compact':
-      return effect.compactionId;
-    case 'call_llm':
-      return effect.callId;
-    case 'run_tools':
-    case 'request_approval':
-      return effect.batchId;
-    default: {
-      const unknown: never = effect;
-      throw new TypeError(`unknown blocking effect ${JSON.stringify(unknown)}`);
-    }
-  }
-}
-
-/** What the journal knows of a batch's calls: finished ones keep their result; started ones are interrupted unless idempotent. */
+/** What the journal knows of a batch's calls, settled by the one rule every resuming engine applies. */
 function settledCalls(
   batchId: string,
   calls: readonly ToolCallPart[],
@@ -88,25 +71,15 @@ function settledCalls(
   publish: (event: AgentEvent) => void,
 ): Map<string, ToolOutcome> {
   const started = new Set<string>();
-  const settled = new Map<string, ToolOutcome>();
+  const finished = new Map<string, ToolOutcome>();
   for (const line of lines) {
     if (line.type === 'tool.started' && line.batchId === batchId) started.add(line.toolCallId);
-    if (line.type === 'tool.finished' && line.batchId === batchId) settled.set(line.toolCallId, line.outcome);
+    if (line.type === 'tool.finished' && line.batchId === batchId) finished.set(line.toolCallId, line.outcome);
   }
   const idempotent = new Set(tools.filter((t) => t.idempotent).map((t) => t.name));
-  for (const call of calls) {
-    if (!started.has(call.id) || settled.has(call.id)) continue;
-    const rerun = idempotent.has(call.name);
+  const { settled, interrupted } = settleInterruptedCalls({ calls, started, finished, isIdempotent: (name) => idempotent.has(name) });
+  for (const { call, rerun } of interrupted) {
     publish({ type: 'tool.interrupted', batchId, toolCallId: call.id, toolName: call.name, rerun, at: now() });
-    if (!rerun) {
-      settled.set(
-        call.id,
-        errorOutcome(
-          call.id,
-          `The call to "${call.name}" was interrupted: the process stopped while it ran. It was not run again because it may already have had its effect; check before calling it again.`,
-        ),
-      );
-    }
   }
   return settled;
 }

@@ -319,13 +319,13 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
         if (effect.event.type === 'turn.ended') turnEnded(effect.event.outcome);
         return;
       case 'maybe_compact':
-        launch(effect.compactionId, 'compacting', () => compact(effect));
+        launch(effect.id, 'compacting', () => compact(effect));
         return;
       case 'call_llm':
-        launch(effect.callId, 'calling the model', () => callModel(effect, modelDeps));
+        launch(effect.id, 'calling the model', () => callModel(effect, modelDeps));
         return;
       case 'run_tools':
-        launch(effect.batchId, 'running tools', async () => {
+        launch(effect.id, 'running tools', async () => {
           const result = await runToolBatch({
             calls: effect.calls,
             decisions: effect.decisions,
@@ -338,21 +338,21 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
             settled,
             // Methods, not arrow properties: a build that keeps function names wraps each arrow made per batch.
             async onStart(call) {
-              await journal.append({ type: 'tool.started', batchId: effect.batchId, toolCallId: call.id });
-              if (hub.listening) hub.publish({ type: 'tool.started', batchId: effect.batchId, toolCallId: call.id, toolName: call.name, at: now() });
+              await journal.append({ type: 'tool.started', batchId: effect.id, toolCallId: call.id });
+              if (hub.listening) hub.publish({ type: 'tool.started', batchId: effect.id, toolCallId: call.id, toolName: call.name, at: now() });
             },
             async onFinish(call, outcome, durationMs) {
-              await journal.append({ type: 'tool.finished', batchId: effect.batchId, toolCallId: call.id, outcome });
-              if (hub.listening) hub.publish({ type: 'tool.finished', batchId: effect.batchId, toolCallId: call.id, toolName: call.name, isError: outcome.isError, durationMs, at: now() });
+              await journal.append({ type: 'tool.finished', batchId: effect.id, toolCallId: call.id, outcome });
+              if (hub.listening) hub.publish({ type: 'tool.finished', batchId: effect.id, toolCallId: call.id, toolName: call.name, isError: outcome.isError, durationMs, at: now() });
             },
           });
           return result.kind === 'ask'
-            ? { type: 'approval.needed', batchId: effect.batchId, at: now(), toolCallIds: result.toolCallIds }
-            : { type: 'tools.done', batchId: effect.batchId, at: now(), results: result.results };
+            ? { type: 'approval.needed', id: effect.id, at: now(), toolCallIds: result.toolCallIds }
+            : { type: 'tools.done', id: effect.id, at: now(), results: result.results };
         });
         return;
       case 'request_approval':
-        park(effect.batchId, effect.calls);
+        park(effect.id, effect.calls);
         return;
       default: {
         const unknown: never = effect;
@@ -364,7 +364,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   /** What the turn waits on, when it waits for decisions (the snapshot is the truth, so a listener may decide at once). */
   const asked = () => {
     const pending = snapshot.context.turn?.pending;
-    return pending?.effect === 'request_approval' ? pending : null;
+    return pending?.type === 'request_approval' ? pending : null;
   };
 
   const approvalFor = (batchId: string): ParkedApproval => {
@@ -390,7 +390,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     if (parked.sent) return;
     clearTimeout(parked.timer);
     parked.sent = true;
-    answer(parked.batchId, { type: 'approval.decided', batchId: parked.batchId, at: now(), decisions: [...parked.decided.values()] }, true);
+    answer(parked.batchId, { type: 'approval.decided', id: parked.batchId, at: now(), decisions: [...parked.decided.values()] }, true);
   };
 
   const dropApproval = () => {

@@ -2,7 +2,7 @@ import { type Effect, ToolOutcome, TurnEvent } from '@tiller/core';
 import { z } from 'zod';
 
 export const JOURNAL_FORMAT = 'tiller.journal';
-export const JOURNAL_VERSION = 1;
+export const JOURNAL_VERSION = 2;
 
 /** Starts a segment: one agent's run over a session, from the entry it began at. */
 export const JournalHeader = z.object({
@@ -42,13 +42,13 @@ export function effectDigest(effect: Effect): string {
     case 'emit':
       return `emit ${effect.event.type}`;
     case 'maybe_compact':
-      return `maybe_compact ${effect.compactionId} ${effect.reason}${effect.force ? ' force' : ''}${effect.midRound ? ' mid-round' : ''}`;
+      return `maybe_compact ${effect.id} ${effect.reason}${effect.force ? ' force' : ''}${effect.midRound ? ' mid-round' : ''}`;
     case 'call_llm':
-      return `call_llm ${effect.callId} ${effect.context.length} messages${effect.final ? ' final' : ''}`;
+      return `call_llm ${effect.id} ${effect.context.length} messages${effect.final ? ' final' : ''}`;
     case 'run_tools':
-      return `run_tools ${effect.batchId} ${effect.calls.map((c) => c.id).join(',')}`;
+      return `run_tools ${effect.id} ${effect.calls.map((c) => c.id).join(',')}`;
     case 'request_approval':
-      return `request_approval ${effect.batchId} ${effect.calls.map((c) => c.id).join(',')}`;
+      return `request_approval ${effect.id} ${effect.calls.map((c) => c.id).join(',')}`;
     default: {
       const unknown: never = effect;
       throw new TypeError(`unknown effect ${JSON.stringify(unknown)}`);

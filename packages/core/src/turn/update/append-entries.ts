@@ -1,6 +1,6 @@
 import { buildContext, entryMessage } from '../../context/build-context.js';
 import { AppendOnlyList } from '../../log/append-only-list.js';
-import type { Entry } from '../../schema/entry.js';
+import type { Entry, UserOrigin } from '../../schema/entry.js';
 import type { Message } from '../../schema/message.js';
 import type { TurnContext } from '../context.js';
 import type { WorkingContext } from './working-context.js';
@@ -23,16 +23,18 @@ export function appendEntries(work: WorkingContext, entries: readonly Entry[]): 
 
 /**
  * Writes messages of the running turn as entries: ids derive from the turn's id, each entry the
- * child of the one before. The view grows by the same messages.
+ * child of the one before. The view grows by the same messages. `origins[i]`, when given, says
+ * why the user message `messages[i]` joined.
  */
-export function appendMessages(work: WorkingContext, at: string, messages: readonly Message[]): Entry[] {
+export function appendMessages(work: WorkingContext, at: string, messages: readonly Message[], origins?: readonly UserOrigin[]): Entry[] {
   const turn = work.turn;
   if (!turn) throw new Error('appendMessages needs a running turn');
   let parentId = work.entries.last()?.id ?? null;
   const entries: Entry[] = [];
-  for (const message of messages) {
+  for (const [i, message] of messages.entries()) {
     const id = `${turn.turnId}.${turn.entrySeq++}`;
-    entries.push({ id, parentId, at, kind: 'message', message });
+    const origin = origins?.[i];
+    entries.push(origin ? { id, parentId, at, kind: 'message', message, origin } : { id, parentId, at, kind: 'message', message });
     parentId = id;
   }
   work.entries = work.entries.append(...entries);

@@ -23,7 +23,7 @@ export function deliverQueued(work: WorkingContext, at: string, boundary: Bounda
   const taken = queue.filter((q) => takenAt(boundary, q));
   if (taken.length === 0) return [];
   work.queue = queue.filter((q) => !takenAt(boundary, q));
-  const entries = appendMessages(work, at, taken.map((q) => q.message));
+  const entries = appendMessages(work, at, taken.map((q) => q.message), taken.map((q) => q.kind));
   const deliveries = taken.map((q, i) => ({
     kind: q.kind,
     entryId: entries[i]!.id,

@@ -11,8 +11,9 @@ export function startTurn(work: WorkingContext, event: TurnEventOf<'turn.start'>
     effectSeq: 0,
     pending: null,
     overflowRetries: 0,
+    overflowCompaction: null,
     batch: null,
     deliveries: [],
   };
-  appendMessages(work, event.at, [event.message]);
+  appendMessages(work, event.at, [event.message], ['prompt']);
 }

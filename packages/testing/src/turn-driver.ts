@@ -1,10 +1,17 @@
-import type { AssistantContentPart, StopReason, UserMessage } from '../schema/message.js';
-import type { Usage } from '../schema/usage.js';
-import type { TurnConfig } from './config.js';
-import { isBlockingEffect, type BlockingEffect, type Effect } from './effects.js';
-import type { ToolOutcome } from './events.js';
-import type { TurnSnapshot } from './snapshot.js';
-import { start, step } from './step.js';
+import {
+  type AssistantContentPart,
+  type BlockingEffect,
+  type Effect,
+  isBlockingEffect,
+  start,
+  step,
+  type StopReason,
+  type ToolOutcome,
+  type TurnConfig,
+  type TurnSnapshot,
+  type Usage,
+  type UserMessage,
+} from '@tiller/core';
 
 /** One step as a driver recorded it. */
 export interface DrivenStep {
@@ -72,7 +79,7 @@ export function createTurnDriver(config: TurnConfig = {}, options: { snapshot?: 
     const hasCalls = parts.some((p) => p.type === 'toolCall');
     return send({
       type: 'llm.done',
-      callId: pendingOf('call_llm').callId,
+      id: pendingOf('call_llm').id,
       at: now(),
       message: { role: 'assistant', content: parts },
       stopReason: opts.stopReason ?? (hasCalls ? 'toolUse' : 'stop'),
@@ -90,20 +97,20 @@ export function createTurnDriver(config: TurnConfig = {}, options: { snapshot?: 
     now,
     startTurn: (text, turnId = `turn-${steps.length}`) => send({ type: 'turn.start', turnId, at: now(), message: userMessage(text) }),
     compactionDone: ({ appended = [], meta = { compacted: false } } = {}) =>
-      send({ type: 'compaction.done', compactionId: pendingOf('maybe_compact').compactionId, at: now(), meta, appended }),
+      send({ type: 'compaction.done', id: pendingOf('maybe_compact').id, at: now(), meta, appended }),
     reply,
     toolCalls: (...calls) => reply(calls.map((c) => ({ type: 'toolCall', id: c.id, name: c.name, args: c.args ?? {} }))),
     toolsDone: (results) => {
       const effect = pendingOf('run_tools');
       const outcomes =
         results ?? effect.calls.map((c) => ({ toolCallId: c.id, content: [{ type: 'text' as const, text: `${c.name} ok` }], isError: false }));
-      return send({ type: 'tools.done', batchId: effect.batchId, at: now(), results: outcomes });
+      return send({ type: 'tools.done', id: effect.id, at: now(), results: outcomes });
     },
     llmFailed: (kind, message = `${kind} failure`) =>
-      send({ type: 'llm.failed', callId: pendingOf('call_llm').callId, at: now(), error: { kind, message } }),
-    approvalNeeded: (toolCallIds) => send({ type: 'approval.needed', batchId: pendingOf('run_tools').batchId, at: now(), toolCallIds }),
+      send({ type: 'llm.failed', id: pendingOf('call_llm').id, at: now(), error: { kind, message } }),
+    approvalNeeded: (toolCallIds) => send({ type: 'approval.needed', id: pendingOf('run_tools').id, at: now(), toolCallIds }),
     approvalDecided: (decisions) =>
-      send({ type: 'approval.decided', batchId: pendingOf('request_approval').batchId, at: now(), decisions }),
+      send({ type: 'approval.decided', id: pendingOf('request_approval').id, at: now(), decisions }),
     steer: (text) => send({ type: 'steer', at: now(), message: userMessage(text) }),
     followUp: (text) => send({ type: 'follow_up', at: now(), message: userMessage(text) }),
     abort: (reason) => send({ type: 'abort', at: now(), ...(reason ? { reason } : {}) }),

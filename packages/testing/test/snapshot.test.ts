@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createTurnDriver } from './turn-driver.js';
-import { restoreSnapshot, serializeSnapshot, SnapshotRestoreError } from './snapshot.js';
+import { restoreSnapshot, serializeSnapshot, SnapshotRestoreError } from '@tiller/core';
+import { createTurnDriver } from '../src/turn-driver.js';
 
 describe('snapshot persistence', () => {
   it('restores a turn parked on its tools, which then finishes as the original would', () => {

@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Entry } from '../schema/entry.js';
-import type { Message } from '../schema/message.js';
-import type { Effect, ProgressEvent } from './effects.js';
-import { createTurnDriver } from './turn-driver.js';
-import { start, step } from './step.js';
+import { type Effect, type Entry, type Message, type ProgressEvent, start, step } from '@tiller/core';
+import { createTurnDriver } from '../src/turn-driver.js';
 
 const types = (effects: Effect[]) => effects.map((e) => e.type);
 const progress = (effects: Effect[]): ProgressEvent[] => effects.flatMap((e) => (e.type === 'emit' ? [e.event] : []));
@@ -27,14 +24,14 @@ describe('turn start and steering boundaries', () => {
     expect(d.snapshot.value).toBe('steering');
     expect(types(effects)).toEqual(['persist', 'emit', 'emit', 'maybe_compact']);
     expect(persisted(effects)).toMatchObject([{ id: 't.0', parentId: null, kind: 'message', message: { role: 'user', content: 'hello' } }]);
-    expect(effects.at(-1)).toEqual({ type: 'maybe_compact', compactionId: 't:compaction:0', midRound: false, reason: 'turn_start', force: false });
+    expect(effects.at(-1)).toEqual({ type: 'maybe_compact', id: 't:compaction:0', midRound: false, reason: 'turn_start', force: false });
   });
 
   it('moves to calling on compaction.done and hands the model the whole context', () => {
     const d = calling();
     const call = d.pending();
     expect(d.snapshot.value).toBe('calling');
-    expect(call).toMatchObject({ type: 'call_llm', callId: 't:call:1', final: false });
+    expect(call).toMatchObject({ type: 'call_llm', id: 't:call:1', final: false });
     expect(call?.type === 'call_llm' && roles(call.context)).toEqual(['user']);
   });
 
@@ -86,7 +83,7 @@ describe('tool rounds', () => {
   it('runs the calls of a reply, then appends one result per call in the order of the calls', () => {
     const d = calling();
     const run = d.toolCalls({ id: 'a', name: 'ls' }, { id: 'b', name: 'cat', args: { path: 'x' } });
-    expect(run.at(-1)).toMatchObject({ type: 'run_tools', batchId: 't:batch:2', calls: [{ id: 'a' }, { id: 'b' }], decisions: [] });
+    expect(run.at(-1)).toMatchObject({ type: 'run_tools', id: 't:batch:2', calls: [{ id: 'a' }, { id: 'b' }], decisions: [] });
     const done = d.toolsDone([
       { toolCallId: 'b', content: [{ type: 'text', text: 'B' }], isError: false },
       { toolCallId: 'a', content: [{ type: 'text', text: 'A' }], isError: true },
@@ -193,15 +190,79 @@ describe('steering and follow-ups', () => {
     expect(d.pending()).toMatchObject({ type: 'call_llm' });
   });
 
-  it('keeps a steer sent while idle for the next turn', () => {
+  it('drops a steer or follow-up sent while idle, with a note that carries the message, instead of keeping it for a later turn', () => {
     const d = calling();
     d.reply('done');
-    expect(d.steer('for later')).toEqual([]);
-    expect(d.snapshot.context.queue).toHaveLength(1);
+    const steer = d.steer('too late');
+    const followUp = d.followUp('also too late');
+    expect(progress([...steer, ...followUp])).toEqual([
+      { type: 'event.ignored', note: expect.objectContaining({ eventType: 'steer', reason: 'no turn is running', message: { role: 'user', content: 'too late' } }) },
+      { type: 'event.ignored', note: expect.objectContaining({ eventType: 'follow_up', message: { role: 'user', content: 'also too late' } }) },
+    ]);
+    expect(d.snapshot.context.queue).toEqual([]);
     d.startTurn('next', 't2');
     d.compactionDone();
-    expect([...d.snapshot.context.view].slice(-2).map(textOf)).toEqual(['next', 'for later']);
-    expect(d.snapshot.context.turn?.deliveries[0]).toMatchObject({ receivedIn: 'idle', boundary: 'turn_start' });
+    expect([...d.snapshot.context.view].map(textOf)).not.toContain('too late');
+  });
+
+  it('drops, with a note each, the steers and follow-ups an aborted turn never reached a boundary for', () => {
+    const d = calling();
+    d.toolCalls({ id: 'a', name: 'ls' });
+    d.steer('look at src');
+    d.followUp('then summarise');
+    const aborted = d.abort('the user stopped it');
+    const notes = progress(aborted).filter((e) => e.type === 'event.ignored');
+    expect(notes.map((e) => (e.type === 'event.ignored' ? [e.note.eventType, e.note.message] : []))).toEqual([
+      ['steer', { role: 'user', content: 'look at src' }],
+      ['follow_up', { role: 'user', content: 'then summarise' }],
+    ]);
+    expect(progress(aborted).at(-1)).toMatchObject({ type: 'turn.ended', outcome: { status: 'aborted' } });
+    expect(d.snapshot.context.queue).toEqual([]);
+    d.startTurn('next', 't2');
+    d.compactionDone();
+    expect([...d.snapshot.context.view].map(textOf)).not.toContain('look at src');
+  });
+});
+
+describe('a reply that repeats a tool call id', () => {
+  it('keeps only the first call with the id, runs each call once, and notes the repeat', () => {
+    const d = calling();
+    const effects = d.toolCalls({ id: 'a', name: 'write', args: { n: 1 } }, { id: 'a', name: 'write', args: { n: 2 } }, { id: 'b', name: 'ls' });
+    expect(effects.at(-1)).toMatchObject({ type: 'run_tools', calls: [{ id: 'a', args: { n: 1 } }, { id: 'b' }] });
+    const stored = persisted(effects).at(-1)!;
+    expect(stored.kind === 'message' && stored.message.role === 'assistant' && stored.message.content.map((p) => (p.type === 'toolCall' ? p.id : p.type))).toEqual(['a', 'b']);
+    expect(progress(effects)).toContainEqual({ type: 'event.ignored', note: expect.objectContaining({ eventType: 'llm.done', reason: expect.stringContaining('repeats tool call id "a"') }) });
+    d.toolsDone();
+    expect(roles(d.snapshot.context.view)).toEqual(['user', 'assistant', 'toolResult', 'toolResult']);
+  });
+});
+
+describe('an abort while the model streams', () => {
+  const partial = {
+    role: 'assistant' as const,
+    content: [
+      { type: 'thinking' as const, thinking: 'the user wants' },
+      { type: 'text' as const, text: 'Here is the first half' },
+      { type: 'toolCall' as const, id: 'half', name: 'write', args: {} },
+    ],
+  };
+
+  it('keeps the text and thinking streamed so far as an aborted reply, without the half-streamed tool call', () => {
+    const d = calling();
+    const effects = d.send({ type: 'abort', at: d.now(), reason: 'stop', partial });
+    const reply = persisted(effects).find((e) => e.kind === 'message' && e.message.role === 'assistant');
+    expect(reply).toMatchObject({ message: { role: 'assistant', stopReason: 'aborted', content: [{ type: 'thinking' }, { type: 'text', text: 'Here is the first half' }] } });
+    expect(roles(d.snapshot.context.view)).toEqual(['user', 'assistant']);
+    expect(d.snapshot.context.lastOutcome).toMatchObject({ status: 'aborted', reason: 'stop' });
+  });
+
+  it('appends nothing when nothing was streamed, and ignores a partial reply outside a model call', () => {
+    const d = calling();
+    expect(persisted(d.send({ type: 'abort', at: d.now(), partial: { role: 'assistant', content: [{ type: 'text', text: '' }] } }))).toEqual([]);
+    const t = calling();
+    t.toolCalls({ id: 'a', name: 'ls' });
+    const aborted = persisted(t.send({ type: 'abort', at: t.now(), partial }));
+    expect(aborted.map((e) => (e.kind === 'message' ? e.message.role : e.kind))).toEqual(['toolResult']);
   });
 });
 
@@ -211,9 +272,22 @@ describe('model failures', () => {
     const effects = d.llmFailed('overflow', 'prompt is too long');
     expect(effects.at(-1)).toMatchObject({ type: 'maybe_compact', force: true, reason: 'overflow' });
     d.compactionDone();
-    expect(d.pending()).toMatchObject({ type: 'call_llm', callId: 't:call:3' });
+    expect(d.pending()).toMatchObject({ type: 'call_llm', id: 't:call:3' });
     d.llmFailed('overflow', 'still too long');
     expect(d.snapshot.context.lastOutcome).toMatchObject({ status: 'failed', error: { kind: 'overflow' } });
+  });
+
+  it('says whether the compaction an overflow forced removed anything', () => {
+    const nothing = calling();
+    nothing.llmFailed('overflow', 'prompt is too long');
+    nothing.compactionDone();
+    nothing.llmFailed('overflow', 'still too long');
+    expect(nothing.snapshot.context.lastOutcome).toMatchObject({ reason: expect.stringContaining('removed nothing (is a compactor configured?)') });
+    const compacted = calling();
+    compacted.llmFailed('overflow', 'prompt is too long');
+    compacted.compactionDone({ meta: { compacted: true } });
+    compacted.llmFailed('overflow', 'still too long');
+    expect(compacted.snapshot.context.lastOutcome).toMatchObject({ reason: expect.stringContaining('overflowed again after compaction') });
   });
 
   it('fails the turn on a fatal or transient failure that reaches the core', () => {
@@ -247,12 +321,12 @@ describe('approvals', () => {
     d.toolCalls({ id: 'a', name: 'rm' }, { id: 'b', name: 'ls' }, { id: 'c', name: 'mv' });
     const ask = d.approvalNeeded(['a', 'c']);
     expect(d.snapshot.value).toEqual({ tools: 'awaitingApproval' });
-    expect(ask.at(-1)).toMatchObject({ type: 'request_approval', batchId: 't:batch:2', calls: [{ id: 'a' }, { id: 'c' }] });
+    expect(ask.at(-1)).toMatchObject({ type: 'request_approval', id: 't:approval:3', calls: [{ id: 'a' }, { id: 'c' }] });
     const run = d.approvalDecided([{ toolCallId: 'a', decision: 'allow' }]);
     expect(d.snapshot.value).toEqual({ tools: 'running' });
     expect(run.at(-1)).toMatchObject({
       type: 'run_tools',
-      batchId: 't:batch:2',
+      id: 't:batch:4',
       decisions: [{ toolCallId: 'a', decision: 'allow' }, { toolCallId: 'c', decision: 'deny' }],
     });
   });
@@ -289,9 +363,9 @@ describe('abort', () => {
 
   it('ignores the late answer to an aborted call and notes it', () => {
     const d = calling();
-    const callId = (d.pending() as { callId: string }).callId;
+    const id = d.pending()!.id;
     d.abort();
-    const effects = d.send({ type: 'llm.done', callId, at: d.now(), stopReason: 'stop', message: { role: 'assistant', content: [] } });
+    const effects = d.send({ type: 'llm.done', id, at: d.now(), stopReason: 'stop', message: { role: 'assistant', content: [] } });
     expect(persisted(effects)).toEqual([]);
     expect(d.snapshot.context.ignored).toMatchObject({ count: 1, recent: [{ eventType: 'llm.done' }] });
     expect(d.snapshot.context.lastOutcome?.status).toBe('aborted');
@@ -301,15 +375,15 @@ describe('abort', () => {
 describe('inputs that do not fit', () => {
   it('ignores a result whose id is not the pending one, without leaving the state', () => {
     const d = calling();
-    d.send({ type: 'llm.done', callId: 'someone-else', at: d.now(), stopReason: 'stop', message: { role: 'assistant', content: [] } });
+    d.send({ type: 'llm.done', id: 'someone-else', at: d.now(), stopReason: 'stop', message: { role: 'assistant', content: [] } });
     expect(d.snapshot.value).toBe('calling');
     expect(d.snapshot.context.ignored.count).toBe(1);
   });
 
   it('fails the running turn on an input that fails its schema, naming the field', () => {
     const d = calling();
-    d.send({ type: 'llm.done', callId: 3, at: d.now() });
-    expect(d.snapshot.context.lastOutcome).toMatchObject({ status: 'failed', reason: expect.stringContaining('callId') });
+    d.send({ type: 'llm.done', id: 3, at: d.now() });
+    expect(d.snapshot.context.lastOutcome).toMatchObject({ status: 'failed', reason: expect.stringContaining('id') });
   });
 
   it('fails the running turn on a second turn.start', () => {

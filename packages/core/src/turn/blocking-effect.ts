@@ -1,0 +1,34 @@
+import type { TurnContext } from './context.js';
+import type { BlockingEffect } from './effects.js';
+
+/**
+ * The effect a blocking state issues on entry: the one the turn waits on, with the messages or
+ * calls the context holds added back. Only a state whose reducer set that effect can be entered
+ * (the machine's transitions guarantee it), so a mismatch is a bug in the machine and throws.
+ */
+export function blockingEffect<T extends BlockingEffect['type']>(context: TurnContext, type: T): Extract<BlockingEffect, { type: T }> {
+  const turn = context.turn;
+  const pending = turn?.pending;
+  if (!turn || !pending || pending.type !== type) throw new Error(`the turn entered the state of ${type} while waiting on ${pending?.type ?? 'nothing'}`);
+  return withPayload(context, pending) as Extract<BlockingEffect, { type: T }>;
+}
+
+function withPayload(context: TurnContext, pending: NonNullable<NonNullable<TurnContext['turn']>['pending']>): BlockingEffect {
+  const calls = context.turn?.batch?.calls ?? [];
+  switch (pending.type) {
+    case 'maybe_compact':
+      return { ...pending };
+    case 'call_llm':
+      return { ...pending, context: context.view };
+    case 'run_tools':
+      return { ...pending, calls, decisions: context.turn?.batch?.decisions ?? [] };
+    case 'request_approval': {
+      const asked = new Set(pending.toolCallIds);
+      return { type: pending.type, id: pending.id, calls: calls.filter((c) => asked.has(c.id)) };
+    }
+    default: {
+      const unknown: never = pending;
+      throw new TypeError(`unknown pending effect ${JSON.stringify(unknown)}`);
+    }
+  }
+}
