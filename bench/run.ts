@@ -6,6 +6,9 @@
  * memory in a fresh process per side and size, times the overhead per model call of every loop in
  * a process per history length, then the scale rows (1,000 agents, streaming, bytes per turn),
  * writes bench/RESULTS.md and copies it into docs/performance.md's latest results.
+ *
+ * `pnpm bench --quick` runs the same steps at small sizes, in a minute or two, and only prints
+ * the page: a check that the whole pipeline works, not a result.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -23,22 +26,23 @@ import { writeSessions } from './src/sessions.js';
 import { sourceSession } from './src/source-session.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const SIZES = [10_000, 100_000];
+const quick = process.argv.includes('--quick');
+const SIZES = quick ? [2_000] : [10_000, 100_000];
 /** History lengths, in messages, for the overhead per model call. */
-const AGENT_SIZES = [0, 1_000, 10_000, 100_000];
+const AGENT_SIZES = quick ? [0, 200] : [0, 1_000, 10_000, 100_000];
 /** A loop that takes longer than this per model call at a history length is stopped there (and not run at longer ones). */
-const CALL_LIMIT_MS = 2_000;
+const CALL_LIMIT_MS = 3_000;
 /** The loops timed beside Tiller's memory session in the peers' process, and beside its durable one. */
 const PEERS: LoopId[] = ['ai-sdk', 'langgraph', 'langgraph-memory'];
 const DURABLE_PEERS: LoopId[] = ['langgraph-sqlite'];
 /** The scale rows: this many agents in one process, each this many turns, each loop this many times (taking turns). */
-const FLEET = { agents: 1_000, turns: 3, rounds: 3 };
+const FLEET = quick ? { agents: 50, turns: 2, rounds: 1 } : { agents: 1_000, turns: 3, rounds: 3 };
 const FLEET_PEERS: LoopId[] = ['pi-agent-core', 'ai-sdk'];
 /** Text deltas in the one streamed answer of the streaming row. */
-const STREAM_DELTAS = 2_000;
+const STREAM_DELTAS = quick ? 200 : 2_000;
 /** History lengths, in messages, for the bytes written per turn. */
-const BYTES_SIZES = [1_000, 10_000];
-const MEMORY_SIZES = new Set([10_000, 100_000]);
+const BYTES_SIZES = quick ? [200] : [1_000, 10_000];
+const MEMORY_SIZES = new Set(quick ? [2_000] : [10_000, 100_000]);
 
 /** Runs a bench script in a child process (the same tsx loader) and parses what it prints. */
 function child<T>(script: string, args: readonly string[], nodeFlags: readonly string[] = []): T {
@@ -126,7 +130,9 @@ const markdown = resultsMarkdown(rows, {
   ...(source.note ? { note: source.note } : {}),
   seconds: (performance.now() - began) / 1000,
 });
-writeFileSync(join(here, 'RESULTS.md'), markdown);
-const performancePage = join(here, '..', 'docs', 'performance.md');
-writeFileSync(performancePage, withLatestResults(readFileSync(performancePage, 'utf8'), markdown));
+if (!quick) {
+  writeFileSync(join(here, 'RESULTS.md'), markdown);
+  const performancePage = join(here, '..', 'docs', 'performance.md');
+  writeFileSync(performancePage, withLatestResults(readFileSync(performancePage, 'utf8'), markdown));
+}
 process.stdout.write(markdown);
