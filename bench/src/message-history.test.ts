@@ -58,4 +58,12 @@ describe('answeredCallsOnly', () => {
     expect(kept[2]).toBe(history[2]);
     expect(history[0]!.message).toMatchObject({ content: [{}, {}, {}] });
   });
+
+  it('matches a call only to the results right after it, so a repeated call id answered in an earlier copy still counts as open', () => {
+    const history = [assistant('a', ['c1']), result('r1', 'c1'), line('u', null), assistant('b', ['c1'])];
+    const parts = (e: PiLine) => (e.message as { content: { type: string; id?: string }[] }).content.map((p) => p.id ?? p.type);
+    const kept = answeredCallsOnly(history);
+    expect(parts(kept[0]!)).toEqual(['text', 'c1']);
+    expect(parts(kept[3]!)).toEqual(['text']);
+  });
 });

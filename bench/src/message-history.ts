@@ -32,16 +32,21 @@ interface PiContentPart {
   id?: string;
 }
 
-/** `history` with every assistant tool call that no later tool result answers taken out. */
+/**
+ * `history` with every assistant tool call that its tool results do not answer taken out. A
+ * call's results are the tool results right after its assistant message; ids are matched there
+ * only, since a repeated session repeats its call ids.
+ */
 export function answeredCallsOnly(history: readonly PiLine[]): PiLine[] {
-  const answered = new Set<string>();
-  for (const entry of history) {
-    const message = entry.message as { role?: string; toolCallId?: string } | undefined;
-    if (message?.role === 'toolResult' && message.toolCallId) answered.add(message.toolCallId);
-  }
-  return history.map((entry) => {
+  return history.map((entry, i) => {
     const message = entry.message as { role?: string; content?: PiContentPart[] } | undefined;
     if (message?.role !== 'assistant' || !Array.isArray(message.content)) return entry;
+    const answered = new Set<string>();
+    for (let j = i + 1; j < history.length; j++) {
+      const result = history[j]!.message as { role?: string; toolCallId?: string } | undefined;
+      if (result?.role !== 'toolResult') break;
+      if (result.toolCallId) answered.add(result.toolCallId);
+    }
     const content = message.content.filter((part) => part.type !== 'toolCall' || answered.has(part.id ?? ''));
     return content.length === message.content.length ? entry : { ...entry, message: { ...message, content } };
   });
