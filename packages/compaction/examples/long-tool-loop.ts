@@ -1,6 +1,6 @@
 /**
  * A long tool loop kept under a 32,000-token window by a WindowManager that summarizes between
- * tool rounds. Run it with `npx tsx packages/compaction/examples/long-tool-loop.ts`; a test runs
+ * tool rounds. Run it with `pnpm tsx packages/compaction/examples/long-tool-loop.ts`; a test runs
  * it too and checks what it prints.
  */
 import { buildContext, type Entry, type Message } from '@tiller/core';

@@ -1,7 +1,7 @@
 /**
  * Preparing a compaction and estimating the context, Tiller beside pi 0.73.1, on sessions scaled
  * from the large recorded session (its entries repeated with fresh ids). Run:
- *   npx tsx packages/compaction/scripts/bench-prepare.ts [entries...]
+ *   pnpm tsx packages/compaction/scripts/bench-prepare.ts [entries...]
  */
 import type { Entry } from '@tiller/core';
 import { importPiSession } from '@tiller/session';

@@ -1,4 +1,4 @@
-import type { CompactionMeta as CompactionDoneMeta, Entry, Usage } from '@tiller/core';
+import type { Entry, Usage } from '@tiller/core';
 import type { TokenLedger } from './token-ledger.js';
 
 /**
@@ -19,7 +19,7 @@ export interface CompactionContext {
   model: string;
   /** The model's context window when the shell knows it. */
   window?: number | undefined;
-  /** System prompt and tool definitions, estimated (about 4 characters a token). */
+  /** System prompt and tool definitions, estimated with `estimateTextTokens`. */
   promptTokens: number;
   /** True between tool rounds of one turn; false at a turn's start. */
   midRound: boolean;
@@ -64,6 +64,11 @@ export interface Compactor<Opts = undefined> {
   maybeCompact(acc: CompactionAcc, ctx: CompactionContext, opts?: Opts): Promise<CompactionOutcome>;
   /** True when `ctx.window` must be known for `opts` (the shell resolves it before a turn). */
   needsWindow?(opts?: Opts): boolean;
+  /**
+   * The window the compactor would use for `model` when the shell knows none (its own catalog);
+   * throws a `CompactionConfigError` when it knows none either. Asked at configuration time.
+   */
+  windowFor?(model: string, opts?: Opts): number;
   validateOpts?(opts: Opts | undefined, entryPoint: string): void;
 }
 
@@ -74,42 +79,7 @@ export const NoOpCompactor: Compactor<undefined> = Object.freeze({
   needsWindow: () => false,
 });
 
-/**
- * The meta the core's `compaction.done` event carries: plain JSON for the journal, so the error is
- * its message (and code), and the entries that left the context are named by id (the log holds them).
- */
-export function compactionDoneMeta(meta: CompactionMeta): CompactionDoneMeta {
-  if (!meta.compacted) {
-    return {
-      compacted: false,
-      ...(meta.error ? { error: meta.error.message, errorCode: (meta.error as { code?: unknown }).code ?? meta.error.name } : {}),
-      ...(meta.skipped ? { skipped: meta.skipped } : {}),
-    };
-  }
-  return {
-    compacted: true,
-    strategy: meta.strategy,
-    tokensBefore: meta.tokensBefore,
-    tokensAfter: meta.tokensAfter,
-    tokensRemoved: meta.tokensRemoved,
-    droppedEntryIds: meta.dropped.map((entry) => entry.id),
-    clearedEntryIds: [...meta.clearedEntryIds],
-    midRound: meta.midRound,
-    ...(meta.summarizerUsage ? { summarizerUsage: meta.summarizerUsage } : {}),
-  };
-}
-
 /** Listeners told about a compaction that removed something from the context. */
 export interface CompactionHooks {
   afterCompact?: Array<(meta: Extract<CompactionMeta, { compacted: true }>) => void | Promise<void>> | undefined;
-}
-
-/**
- * Runs the `afterCompact` hooks, in order, when entries left the context; a compaction that only
- * cleared tool results, or none at all, runs nothing. Returns how many ran.
- */
-export async function runAfterCompactHooks(hooks: CompactionHooks | undefined, meta: CompactionMeta): Promise<number> {
-  if (!meta.compacted || meta.dropped.length === 0 || !hooks?.afterCompact) return 0;
-  for (const hook of hooks.afterCompact) await hook(meta);
-  return hooks.afterCompact.length;
 }

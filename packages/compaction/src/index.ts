@@ -1,5 +1,4 @@
-export { compact, type CompactOptions, type CompactionResult } from './compact.js';
-export { compactionEntry, type CompactionEntryIds } from './compaction-entry.js';
+// The Compactor contract: what a compactor author implements, and what the shell calls.
 export {
   type CompactionAcc,
   type CompactionContext,
@@ -8,11 +7,23 @@ export {
   type CompactionOutcome,
   type CompactionStrategyName,
   type Compactor,
-  compactionDoneMeta,
   NoOpCompactor,
-  runAfterCompactHooks,
 } from './compactor.js';
-export { CompactionConfigError, CompactionError, type CompactionErrorCode } from './errors.js';
+export { runCompactor, type CompactorRun, type RunCompactorOptions } from './run-compactor.js';
+export { compactionEntry, type CompactionEntryFields, type CompactionEntryIds } from './compaction-entry.js';
+export { WindowManager, type WindowManagerInput } from './window-manager.js';
+
+// pi's algorithm, step by step, for a compactor of one's own.
+export { compact, type CompactOptions, type CompactionResult } from './compact.js';
+export { type CompactionPreparation, prepareCompaction, type PrepareOptions } from './prepare-compaction.js';
+export { type CutPoint, findCutPoint } from './find-cut-point.js';
+export { serializeConversation } from './serialize-conversation.js';
+export { SUMMARIZER_SYSTEM_PROMPT, SUMMARY_SECTIONS } from './prompts.js';
+export { compactionSettings, type CompactionSettings, DEFAULT_COMPACTION_SETTINGS, shouldCompact } from './settings.js';
+export type { FileTools } from './file-operations.js';
+export type { SummarizeRequest, SummarizeResult, Summarizer, SummaryPurpose } from './summarizer.js';
+
+// Tokens.
 export {
   calculateContextTokens,
   type ContextTokenEstimate,
@@ -20,17 +31,17 @@ export {
   estimateSpanTokens,
   estimateTextTokens,
   estimateTokens,
-  IMAGE_TOKENS,
 } from './estimate-tokens.js';
-export { createFileTracker, DEFAULT_FILE_TOOLS, type FileTracker, FileTools, formatFileLists } from './file-operations.js';
-export { type CutPoint, findCutPoint, findTurnStartIndex } from './find-cut-point.js';
-export { createModelCatalog, defaultModelCatalog, KNOWN_CONTEXT_WINDOWS, type ModelCatalog } from './model-catalog.js';
+export { createTokenLedger, estimatePathContextTokens, type LedgerEstimate, type LedgerOptions, type TokenLedger } from './token-ledger.js';
+export type { TokenCounter } from './token-counter.js';
+export { loadTiktokenCounter, type TiktokenEncoding } from './tiktoken-counter.js';
+export { createModelCatalog, defaultModelCatalog, type ModelCatalog } from './model-catalog.js';
+
+// Policies: how a session is kept inside its window, with the premises checked.
 export {
   type BindOptions,
   CompactionPolicy,
   type CompactionPolicyKind,
-  CompactionPolicyError,
-  CompactionPolicyViolation,
   type ContextObservation,
   POLICY_SCENARIOS,
   type PolicyBinding,
@@ -40,17 +51,15 @@ export {
   type ScenarioOptions,
   type SummarizerChoice,
 } from './policy.js';
-export { type CompactionPreparation, prepareCompaction, type PrepareOptions } from './prepare-compaction.js';
-export { SUMMARIZER_SYSTEM_PROMPT, SUMMARY_SECTIONS, TURN_PREFIX_SECTIONS } from './prompts.js';
-export { serializeConversation, serializeMessage } from './serialize-conversation.js';
-export { compactionSettings, CompactionSettings, DEFAULT_COMPACTION_SETTINGS, shouldCompact } from './settings.js';
-export { addUsage, type SummarizeRequest, type SummarizeResult, type Summarizer, type SummaryPurpose } from './summarizer.js';
-export { loadTiktokenCounter, type TiktokenEncoding } from './tiktoken-counter.js';
-export type { TokenCounter } from './token-counter.js';
-export { createTokenLedger, estimatePathContextTokens, type LedgerEstimate, type LedgerOptions, type TokenLedger } from './token-ledger.js';
+
+// Errors: one base with a code; `isInstance` works across installed copies.
 export {
-  DEFAULT_CLEARED_PLACEHOLDER,
-  WindowManager,
-  type WindowManagerInput,
-  WindowManagerOptions,
-} from './window-manager.js';
+  CompactionConfigError,
+  CompactionError,
+  type CompactionErrorCode,
+  CompactionPolicyError,
+  CompactionPolicyViolation,
+  type PolicyViolationFacts,
+  TillerCompactionError,
+  type TillerCompactionErrorCode,
+} from './errors.js';

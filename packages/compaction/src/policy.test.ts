@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CompactionPolicy, CompactionPolicyError, CompactionPolicyViolation, policyForScenario } from './policy.js';
+import { CompactionPolicyError, CompactionPolicyViolation, TillerCompactionError } from './errors.js';
+import { CompactionPolicy, policyForScenario } from './policy.js';
 
 const SECRET = 'sk-proj-Zx81mQvT3nLw0aB7cD9eF2gH4iJ6kL8mN0pQ2rS4tU6vW8xY';
 
@@ -33,6 +34,23 @@ describe('CompactionPolicy.turnCap', () => {
     expect(() => policy.observeContext({ turnsUsed: 3, contextTokens: 24_001, contextWindow: 200_000 })).toThrow(
       'turnCap: 24,001 tokens after 3 turns exceed 3 x 8,000 = 24,000',
     );
+  });
+
+  it('carries the numbers of a broken premise, not only a message', () => {
+    const caught = (fn: () => void) => {
+      try {
+        fn();
+      } catch (error) {
+        return error;
+      }
+      throw new Error('expected a violation');
+    };
+    const cap = caught(() => policy.admitTurn(21));
+    expect(CompactionPolicyViolation.isInstance(cap) && cap.facts).toEqual({ kind: 'turn_cap', turn: 21, maxTurns: 20 });
+    const budget = caught(() => policy.observeContext({ turnsUsed: 3, contextTokens: 24_001, contextWindow: 200_000 }));
+    expect(CompactionPolicyViolation.isInstance(budget) && budget.facts).toEqual({ kind: 'turn_budget', contextTokens: 24_001, limit: 24_000, turnsUsed: 3, maxTokensPerTurn: 8000 });
+    expect(TillerCompactionError.isInstance(budget) && budget.code).toBe('policy_violated');
+    expect(CompactionPolicyError.isInstance(budget)).toBe(false);
   });
 
   it('summarizes with the session model if an overflow ever forces a compaction', () => {

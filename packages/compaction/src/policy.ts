@@ -1,16 +1,7 @@
 import { z } from 'zod';
+import { CompactionPolicyError, CompactionPolicyViolation } from './errors.js';
 import { defaultModelCatalog, type ModelCatalog } from './model-catalog.js';
 import { DEFAULT_COMPACTION_SETTINGS } from './settings.js';
-
-/** A policy cannot hold for this configuration: a bad option, an unknown model, a budget that does not fit. */
-export class CompactionPolicyError extends Error {
-  override readonly name = 'CompactionPolicyError';
-}
-
-/** A premise the policy rests on broke while the session ran (too many turns, a context too large). */
-export class CompactionPolicyViolation extends Error {
-  override readonly name = 'CompactionPolicyViolation';
-}
 
 export type CompactionPolicyKind = 'disabled' | 'localSummarizer' | 'turnCap';
 
@@ -99,14 +90,16 @@ function resolveBinding(kind: string, model: string | { id: string; contextWindo
 }
 
 function checkTurn(kind: string, n: number, maxTurns: number): void {
-  if (!Number.isInteger(n) || n < 1) throw new CompactionPolicyViolation(`${kind}: turn number ${n} is not a positive integer`);
-  if (n > maxTurns) throw new CompactionPolicyViolation(`${kind}: turn ${n} exceeds the cap of ${maxTurns} turns`);
+  if (!Number.isInteger(n) || n < 1) throw new CompactionPolicyViolation(`${kind}: turn number ${n} is not a positive integer`, { kind: 'bad_turn_number', turn: n });
+  if (n > maxTurns) throw new CompactionPolicyViolation(`${kind}: turn ${n} exceeds the cap of ${maxTurns} turns`, { kind: 'turn_cap', turn: n, maxTurns });
 }
 
 function checkFits(kind: string, { contextTokens, contextWindow }: ContextObservation, reserveTokens: number): void {
-  if (contextTokens > contextWindow - reserveTokens) {
+  const limit = contextWindow - reserveTokens;
+  if (contextTokens > limit) {
     throw new CompactionPolicyViolation(
-      `${kind}: the context holds ${fmt(contextTokens)} tokens, over the window of ${fmt(contextWindow)} minus the reserve of ${fmt(reserveTokens)} (${fmt(contextWindow - reserveTokens)}), and this policy does not compact`,
+      `${kind}: the context holds ${fmt(contextTokens)} tokens, over the window of ${fmt(contextWindow)} minus the reserve of ${fmt(reserveTokens)} (${fmt(limit)}), and this policy does not compact`,
+      { kind: 'context_over_window', contextTokens, limit, contextWindow, reserveTokens },
     );
   }
 }
@@ -179,6 +172,7 @@ export const CompactionPolicy = {
         if (observation.contextTokens > allowed) {
           throw new CompactionPolicyViolation(
             `turnCap: ${fmt(observation.contextTokens)} tokens after ${observation.turnsUsed} turns exceed ${observation.turnsUsed} x ${fmt(maxTokensPerTurn)} = ${fmt(allowed)}`,
+            { kind: 'turn_budget', contextTokens: observation.contextTokens, limit: allowed, turnsUsed: observation.turnsUsed, maxTokensPerTurn },
           );
         }
         checkFits('turnCap', observation, reserveTokens);

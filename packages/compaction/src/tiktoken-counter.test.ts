@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { estimateTokens } from './estimate-tokens.js';
 import { loadTiktokenCounter } from './tiktoken-counter.js';
 
+// Loading a rank file parses megabytes of JavaScript: seconds on a busy machine.
+const LOAD_TIMEOUT = 60_000;
+
 describe('loadTiktokenCounter', () => {
   it('counts tokens exactly with the ranks that ship with js-tiktoken', async () => {
     const o200k = await loadTiktokenCounter();
@@ -12,7 +15,7 @@ describe('loadTiktokenCounter', () => {
     expect(o200k.count('<|endoftext|>')).toBeGreaterThan(1);
     const cl100k = await loadTiktokenCounter('cl100k_base');
     expect(cl100k.count('hello world')).toBe(2);
-  });
+  }, LOAD_TIMEOUT);
 
   it('serves as the exact counter of an estimate', async () => {
     const counter = await loadTiktokenCounter();
@@ -29,5 +32,5 @@ describe('loadTiktokenCounter', () => {
       }
       expect(heuristic).toBeLessThanOrEqual(cl100k.count(cjk) * 1.35);
     }
-  });
+  }, LOAD_TIMEOUT);
 });

@@ -26,15 +26,20 @@ function oracle(path: readonly Entry[]): number {
   return buildContext(path).reduce((sum, m) => sum + estimateTokens(m), 0);
 }
 
-const draftArb: fc.Arbitrary<(path: Entry[]) => Draft> = fc.oneof(
+// Paths a session holds undamaged: a tool result always answers the call just before it, and a
+// compaction keeps from a call, never from its result (buildContext repairs anything else, and
+// the repair's notes are not what this ledger estimates).
+const draftArb: fc.Arbitrary<(path: Entry[]) => Draft | Draft[]> = fc.oneof(
   fc.nat(400).map((n) => () => user(words(n))),
   fc.record({ n: fc.nat(400), total: fc.option(fc.integer({ min: 1, max: 200_000 })), stop: fc.constantFrom('stop', 'aborted', 'error') }).map(
     ({ n, total, stop }) => () => assistant(words(n), total === null ? { stopReason: stop as 'stop' } : { usage: usage(total + 100), stopReason: stop as 'stop' }),
   ),
-  fc.nat(400).map((n) => () => result('c', words(n))),
+  fc.nat(400).map((n) => (path: Entry[]) => [assistant([call(`c${path.length}`, 'read', {})]), result(`c${path.length}`, words(n))]),
   fc.constant(() => label('x')),
   fc.record({ back: fc.nat(30), strip: fc.boolean(), clear: fc.boolean() }).map(({ back, strip, clear }) => (path: Entry[]) => {
-    const kept = path[Math.max(0, path.length - 1 - back)];
+    let keptAt = Math.max(0, path.length - 1 - back);
+    while (keptAt > 0 && path[keptAt]!.kind === 'message' && (path[keptAt] as { message: { role: string } }).message.role === 'toolResult') keptAt--;
+    const kept = path[keptAt];
     const results = path.filter((e) => e.kind === 'message' && e.message.role === 'toolResult').slice(-3);
     const draft: Omit<CompactionEntry, 'id' | 'parentId' | 'at'> = {
       kind: 'compaction',
@@ -55,8 +60,9 @@ describe('TokenLedger', () => {
         let path: Entry[] = [];
         const ledger = createTokenLedger();
         for (const make of makers) {
-          path = extend(path, make(path));
-          ledger.append(path.at(-1)!);
+          const drafts = [make(path)].flat();
+          path = extend(path, ...drafts);
+          for (const entry of path.slice(-drafts.length)) ledger.append(entry);
           expect(ledger.tokens).toBe(oracle(path));
           expect(ledger.length).toBe(path.length);
         }

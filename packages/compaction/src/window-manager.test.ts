@@ -1,10 +1,10 @@
 import type { Entry, Message } from '@tiller/core';
-import { buildContext, CompactionMeta as CoreCompactionMeta } from '@tiller/core';
+import { buildContext } from '@tiller/core';
 import { describe, expect, it } from 'vitest';
 import { expectEachCompactionListsWhatLeftWithIt } from '../test/compaction-lists.js';
 import { assistant, call, type Draft, extend, pathOf, result, turn, user, words } from '../test/paths.js';
 import { scriptedSummarizer } from '@tiller/testing';
-import { type CompactionContext, type CompactionMeta, compactionDoneMeta, NoOpCompactor, runAfterCompactHooks } from './compactor.js';
+import { type CompactionContext, NoOpCompactor } from './compactor.js';
 import { CompactionConfigError, CompactionError } from './errors.js';
 import { estimateTokens } from './estimate-tokens.js';
 import { createTokenLedger } from './token-ledger.js';
@@ -227,33 +227,5 @@ describe('WindowManager', () => {
     );
     expect(() => manager.validateOpts?.({ contextWindow: 20_000 }, 'createAgent')).toThrow(/option "keepRecentTokens".*contextWindow 20000/);
     expect(() => manager.validateOpts?.({ reserveTokens: 1000 }, 'createAgent')).not.toThrow();
-  });
-});
-
-describe('compactionDoneMeta', () => {
-  it('gives the core plain JSON: the error as its message and code, the dropped entries as ids', async () => {
-    const done = await WindowManager({ strategy: 'summarize', summarizer: scriptedSummarizer(), ...config }).maybeCompact({ path: pathOf(...toolLoop(30)) }, ctx());
-    const failed = await WindowManager({ strategy: 'summarize', summarizer: scriptedSummarizer({ reply: () => '' }), ...config }).maybeCompact({ path: pathOf(...toolLoop(30)) }, ctx());
-    if (!done.meta.compacted) throw new Error('expected a compaction');
-    const forCore = compactionDoneMeta(done.meta);
-    expect(JSON.parse(JSON.stringify(forCore))).toEqual(forCore);
-    expect(CoreCompactionMeta.parse(forCore)).toEqual(forCore);
-    expect(forCore).toMatchObject({ compacted: true, strategy: 'summarize', droppedEntryIds: ids(done.meta.dropped), tokensRemoved: done.meta.tokensRemoved });
-    expect(compactionDoneMeta(failed.meta)).toEqual({ compacted: false, error: 'the summarizer returned an empty summary (turn-prefix)', errorCode: 'summarization_failed' });
-    expect(compactionDoneMeta({ compacted: false, appended: [] })).toEqual({ compacted: false });
-  });
-});
-
-describe('runAfterCompactHooks', () => {
-  it('runs the hooks only when entries left the context', async () => {
-    const seen: CompactionMeta[] = [];
-    const hooks = { afterCompact: [(meta: CompactionMeta) => void seen.push(meta)] };
-    const summarized = await WindowManager({ strategy: 'summarize', summarizer: scriptedSummarizer(), ...config }).maybeCompact({ path: pathOf(...toolLoop(30)) }, ctx());
-    const cleared = await WindowManager({ strategy: 'clearToolResults', ...config }).maybeCompact({ path: pathOf(...toolLoop(30)) }, ctx());
-    expect(cleared.meta.compacted).toBe(true);
-    expect(await runAfterCompactHooks(hooks, cleared.meta)).toBe(0);
-    expect(await runAfterCompactHooks(hooks, { compacted: false, appended: [] })).toBe(0);
-    expect(await runAfterCompactHooks(hooks, summarized.meta)).toBe(1);
-    expect(seen).toEqual([summarized.meta]);
   });
 });

@@ -2,6 +2,7 @@ import type { CompactionEntry, Entry, FileLists, Usage } from '@tiller/core';
 import { compactionSummaryMessage } from '@tiller/core';
 import { z } from 'zod';
 import { compact } from './compact.js';
+import { compactionEntry } from './compaction-entry.js';
 import type { CompactionAcc, CompactionContext, CompactionMeta, CompactionOutcome, CompactionStrategyName, Compactor } from './compactor.js';
 import { entryRole } from './entry-roles.js';
 import { CompactionConfigError } from './errors.js';
@@ -82,7 +83,6 @@ interface Plan {
 type Strategy = (path: readonly Entry[], ctx: CompactionContext, config: Config) => Promise<Plan | null>;
 
 export interface WindowManager extends Compactor<Partial<WindowManagerInput>> {
-  /** The window for `model` under these options; throws a `CompactionConfigError` when unknown. */
   windowFor(model: string, opts?: Partial<WindowManagerInput>): number;
 }
 
@@ -141,26 +141,27 @@ export function WindowManager(options: WindowManagerInput): WindowManager {
         // A compaction that would not shrink the context (a summary longer than what it replaces)
         // is not worth an entry.
         if (tokensAfter >= tokensBefore) return unchanged({ skipped: `the context would not shrink (${tokensBefore} -> ${tokensAfter} tokens)` });
-        const entry: CompactionEntry = {
-          kind: 'compaction',
-          id: (config.newId ?? (() => crypto.randomUUID()))(),
-          parentId: acc.path.at(-1)?.id ?? null,
-          at: (config.now ?? (() => new Date()))().toISOString(),
-          summary: plan.summary,
-          firstKeptEntryId: acc.path[plan.firstKeptIndex]!.id,
-          tokensBefore,
-          tokensAfter,
-          compactedEntryIds: plan.dropped.map((dropped) => dropped.id),
-          ...(plan.cleared ? { cleared: plan.cleared } : {}),
-          ...(stripThinking ? { stripThinking: true } : {}),
-          ...(plan.details ? { details: plan.details } : {}),
-          provenance: {
+        const entry = compactionEntry(
+          {
+            summary: plan.summary,
+            firstKeptEntryId: acc.path[plan.firstKeptIndex]!.id,
+            tokensBefore,
+            tokensAfter,
+            compactedEntryIds: plan.dropped.map((dropped) => dropped.id),
+            cleared: plan.cleared,
+            stripThinking,
+            details: plan.details,
+            usage: plan.usage,
+            summarizerModel: plan.summarizerModel,
+          },
+          {
+            id: (config.newId ?? (() => crypto.randomUUID()))(),
+            parentId: acc.path.at(-1)?.id ?? null,
+            at: (config.now ?? (() => new Date()))().toISOString(),
             strategy: config.strategy,
             midRound: ctx.midRound,
-            ...(plan.summarizerModel ? { summarizerModel: plan.summarizerModel } : {}),
-            ...(plan.usage ? { summarizerUsage: plan.usage } : {}),
           },
-        };
+        );
         ledger.append(entry);
         const meta: CompactionMeta = {
           compacted: true,

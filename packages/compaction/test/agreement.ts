@@ -25,10 +25,15 @@ export function preparePair(piPath: PiEntry[], tillerPath: Entry[], settings: Co
   piPath.forEach((entry, i) => {
     if (entry.type === 'message') tillerIdOfMessage.set(entry.message, tillerPath[i]!.id);
   });
+  // A branch summary is a message pi makes from its entry each time: find that entry by its summary.
+  const tillerIdOfBranchSummary = new Map<string, string>();
+  piPath.forEach((entry, i) => {
+    if (entry.type === 'branch_summary') tillerIdOfBranchSummary.set(entry.summary, tillerPath[i]!.id);
+  });
   const piPreparation = pi.prepareCompaction(piPath, settings);
   const idsOf = (messages: PiMessage[] | undefined) =>
     (messages ?? []).map((m) => {
-      const id = tillerIdOfMessage.get(m);
+      const id = tillerIdOfMessage.get(m) ?? (m.role === 'branchSummary' ? tillerIdOfBranchSummary.get(m.summary) : undefined);
       if (id === undefined) throw new Error(`pi summarized a message that is not an entry's own: ${JSON.stringify(m).slice(0, 120)}`);
       return id;
     });

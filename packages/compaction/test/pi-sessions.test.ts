@@ -2,12 +2,15 @@ import type { Entry } from '@tiller/core';
 import { importPiSession } from '@tiller/session';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compactionSettings, estimatePathContextTokens, estimateTokens, IMAGE_TOKENS } from '../src/index.js';
+import { IMAGE_TOKENS } from '../src/estimate-tokens.js';
+import { compactionSettings, estimatePathContextTokens, estimateTokens } from '../src/index.js';
 import { preparePair, tillerHistoryIds, tillerPrefixIds } from './agreement.js';
 import { pi, type PiEntry } from './pi.js';
 import { CJK_SAMPLE, sessionArb } from './pi-sessions.js';
 
 const RUNS = 150;
+/** Each property below runs pi and Tiller over hundreds of sessions: on two busy cores that takes a while. */
+const PROPERTY_TIMEOUT = 120_000;
 
 function load(text: string): { piPath: PiEntry[]; tillerPath: Entry[] } {
   const piPath = pi.loadPath(text);
@@ -119,14 +122,14 @@ describe('against pi 0.73.1 on generated sessions', () => {
 
     it(`cuts, splits, summarizes and lists files as pi does ${when}`, () => {
       run({ numRuns: RUNS });
-    });
+    }, PROPERTY_TIMEOUT);
 
     it(`reaches every kind of cut ${when} (fixed seed, so the check is stable)`, () => {
       const outcomes = run({ numRuns: 300, seed: compaction ? 7201 : 2562 });
       for (const outcome of ['split', 'whole', 'nothing', 'settings-before-user', 'trailing-results']) {
         expect(outcomes.get(outcome) ?? 0, outcome).toBeGreaterThan(0);
       }
-    });
+    }, PROPERTY_TIMEOUT);
   }
 
   it('estimates every message as pi does, except the documented CJK and user-image rules', () => {
@@ -153,5 +156,5 @@ describe('against pi 0.73.1 on generated sessions', () => {
       }),
       { numRuns: 60 },
     );
-  });
+  }, PROPERTY_TIMEOUT);
 });

@@ -7,7 +7,7 @@ export async function importAndContinue(piSessionPath: string, tillerSessionPath
   const pi = importPiSession(await readFile(piSessionPath, 'utf8'), { source: piSessionPath });
 
   // 2. Write the entries to a new Tiller session file (created with its header on first open).
-  const store = await JsonlStore.open(tillerSessionPath, { fsync: 'batch' });
+  const store = await JsonlStore.open(tillerSessionPath, { fsync: 'batch', create: true });
   const log = createSessionLog(store);
   await log.append(pi.entries);
   await log.setSessionName('imported from pi');

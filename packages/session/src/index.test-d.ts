@@ -7,8 +7,13 @@ import {
   JsonlStore,
   MemoryStore,
   resumeContext,
+  SessionError,
   type AppendErrorCode,
+  type CreateOptions,
   type Durability,
+  type JsonlStoreOptions,
+  type ReadWarning,
+  type SessionFileErrorCode,
   type ImportedEntry,
   type SessionLog,
   type SessionStore,
@@ -26,7 +31,15 @@ describe('public types', () => {
     expectTypeOf<SessionStore['takeIndex']>().toEqualTypeOf<(() => Map<string, Entry> | undefined) | undefined>();
   });
 
+  it('creating a file is an option of its own; warnings come with the log', () => {
+    expectTypeOf<JsonlStoreOptions['create']>().toEqualTypeOf<boolean | CreateOptions | undefined>();
+    expectTypeOf<SessionLog['warnings']>().toEqualTypeOf<readonly ReadWarning[]>();
+    expectTypeOf<ReadWarning['kind']>().toEqualTypeOf<'torn_line' | 'corrupt_line' | 'repeated_id' | 'missing_parent'>();
+    expectTypeOf(SessionError.isInstance).guards.toEqualTypeOf<SessionError>();
+  });
+
   it('closed sets of options and codes', () => {
+    expectTypeOf<SessionFileErrorCode>().toEqualTypeOf<'not_found' | 'unreadable' | 'invalid'>();
     expectTypeOf<Durability>().toEqualTypeOf<'always' | 'batch' | 'never'>();
     expectTypeOf<AppendErrorCode>().toEqualTypeOf<'duplicate_id' | 'missing_parent' | 'invalid_entry' | 'read_only' | 'closed'>();
   });

@@ -1,10 +1,11 @@
 export { createSessionLog, type NewEntryOptions, type SessionLog, type TreeNode } from './session-log.js';
 export type { SessionStore } from './store.js';
 export { MemoryStore } from './memory-store.js';
-export { JsonlStore, upgradeSessionFile, type Durability, type JsonlStoreOptions } from './jsonl/jsonl-store.js';
+export { JsonlStore, upgradeSessionFile, type CreateOptions, type Durability, type JsonlStoreOptions } from './jsonl/jsonl-store.js';
 export { resumeContext, type ResumedContext } from './jsonl/resume-context.js';
 export { SESSION_FORMAT_VERSION, migrations, type Migration, type SessionFileHeader } from './jsonl/format.js';
 export * from './errors.js';
+export type { ReadWarning } from './read-warning.js';
 export { CustomTypes, isReservedCustomType, type LabelData, type SessionNameData } from './custom-types.js';
 export { importPiSession, type ImportedEntry, type ImportPiOptions, type PiImport } from './pi/import-pi-session.js';
 export { exportPiSession, type ExportPiOptions } from './pi/export-pi-session.js';

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { assistantEntry, AT, chain, compactionEntry, userEntry } from '../test/entries.js';
 import { CustomTypes } from './custom-types.js';
-import { AppendError, UnknownEntryError } from './errors.js';
+import { AppendError, SessionStoreError, UnknownEntryError } from './errors.js';
 import { MemoryStore } from './memory-store.js';
 import { createSessionLog } from './session-log.js';
 
@@ -178,5 +178,42 @@ describe('createSessionLog: labels and name', () => {
     expect(createSessionLog(store).sessionName).toBe('the refactor');
     await log.setSessionName(' ');
     expect(log.sessionName).toBeUndefined();
+  });
+});
+
+describe('createSessionLog: what it is given', () => {
+  it('refuses what is not a store, saying what is missing', () => {
+    const store = new MemoryStore();
+    const cases: [unknown, string][] = [
+      [undefined, 'createSessionLog: the store must be a SessionStore (a MemoryStore, a JsonlStore or one of your own), got undefined'],
+      [null, 'createSessionLog: the store must be a SessionStore (a MemoryStore, a JsonlStore or one of your own), got null'],
+      [{}, 'createSessionLog: the store has no entries array (store.entries)'],
+      [{ entries: [], readOnly: 'no', append: store.append, close: store.close }, 'createSessionLog: the store has no boolean readOnly (store.readOnly)'],
+      [{ entries: [], readOnly: false, close: store.close }, 'createSessionLog: the store has no append() method (store.append)'],
+    ];
+    for (const [value, message] of cases) {
+      let error: unknown;
+      try {
+        createSessionLog(value as MemoryStore);
+      } catch (e) {
+        error = e;
+      }
+      expect(SessionStoreError.isInstance(error) && [error.code, error.message]).toEqual(['invalid_store', message]);
+    }
+  });
+
+  it('refuses a store whose entries repeat an id, come before their parent or lack a field', () => {
+    expect(() => createSessionLog(new MemoryStore([userEntry('a', null), userEntry('a', null)]))).toThrow('holds the id "a" twice (entries[1])');
+    // Followed blindly, a child before its parent can make a path that never ends.
+    expect(() => createSessionLog(new MemoryStore([userEntry('a', 'b'), userEntry('b', 'a')]))).toThrow('holds entries[0] ("a") before its parent "b"');
+    expect(() => createSessionLog(new MemoryStore([{ ...userEntry('a', null), at: 5 } as never]))).toThrow('holds a bad entry at entries[0], field at: expected a string');
+  });
+
+  it('setLabel and setSessionName check their options, naming the bad one', async () => {
+    const log = createSessionLog(new MemoryStore(chain(1)));
+    await expect(log.setLabel('e0', 'x', { id: '' })).rejects.toThrow('setLabel: option id: expected a non-empty string, got ""');
+    await expect(log.setLabel('e0', 7 as never)).rejects.toThrow('setLabel: option label: expected a string or undefined, got number');
+    await expect(log.setSessionName('n', { when: 'now' } as never)).rejects.toThrow('setSessionName: option when: unknown option');
+    expect(log.size).toBe(1);
   });
 });

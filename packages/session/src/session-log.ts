@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { buildContext, type CustomEntry, type Entry, type Message } from '@tiller/core';
 import { CustomTypes, type LabelData, type SessionNameData } from './custom-types.js';
-import { AppendError, UnknownEntryError } from './errors.js';
+import { z } from 'zod';
+import { checkOptions } from './check-options.js';
+import { AppendError, SessionOptionsError, SessionStoreError, UnknownEntryError } from './errors.js';
+import { checkEntryShape } from './jsonl/check-entry-shape.js';
+import type { ReadWarning } from './read-warning.js';
 import type { SessionStore } from './store.js';
 import { validateBatch } from './validate-batch.js';
 
@@ -27,6 +31,12 @@ export interface SessionLog {
   readonly sessionName: string | undefined;
   /** Number of entries. */
   readonly size: number;
+  /**
+   * What opening the store skipped or changed, each with its file, line, field and reason: a
+   * torn last line, corrupt lines, repeated ids, entries kept as roots because their parent was
+   * lost. Empty for a clean file. A host shows these to its user; nothing is printed.
+   */
+  readonly warnings: readonly ReadWarning[];
   get(id: string): Entry | undefined;
   has(id: string): boolean;
   /** All entries in the order they were appended (parents before children). */
@@ -39,7 +49,11 @@ export interface SessionLog {
   append(entries: readonly Entry[]): Promise<void>;
   /** Root to `leafId` (default: the leaf). Empty for a null leaf. */
   path(leafId?: string | null): Entry[];
-  /** The messages the model sees at `leafId` (default: the leaf). */
+  /**
+   * The messages the model sees at `leafId` (default: the leaf): `buildContext` of the path, so a
+   * damaged transcript comes repaired (see `repairTranscript`). A tool batch still open at the
+   * leaf is shown as it stands, since a turn may be running it; a turn's own context settles it.
+   */
   context(leafId?: string | null): Message[];
   /** Continues from an earlier entry: the leaf moves there; the old branch stays. Null starts a new root. */
   branch(fromEntryId: string | null): void;
@@ -58,14 +72,21 @@ export interface SessionLog {
   close(): Promise<void>;
 }
 
+const NewEntryOptionsSchema = z.strictObject({
+  id: z.string().min(1, 'expected a non-empty string').optional(),
+  at: z.string().min(1, 'expected a non-empty string').optional(),
+});
+
 /**
  * The entry tree over a store. Indexes entries by id, so `path` costs the length of the path
  * (walk the parents, reverse once) and `append` costs the size of the batch, at any log size.
  */
 export function createSessionLog(store: SessionStore): SessionLog {
+  checkStore(store);
   const all: Entry[] = [...store.entries];
   // A store that indexed its entries while loading them hands the index over: no second pass.
   const adopted = store.takeIndex?.();
+  const warnings: readonly ReadWarning[] = store.warnings ?? [];
   const byId = adopted ?? new Map<string, Entry>();
   const labels = new Map<string, string>();
   let sessionName: string | undefined;
@@ -99,7 +120,7 @@ export function createSessionLog(store: SessionStore): SessionLog {
     }
   };
 
-  if (!adopted) for (const entry of all) byId.set(entry.id, entry);
+  if (!adopted) indexStoreEntries(all, byId);
   for (const entry of all) if (entry.kind === 'custom') noteCustom(entry);
   leafId = all.at(-1)?.id ?? null;
 
@@ -176,6 +197,7 @@ export function createSessionLog(store: SessionStore): SessionLog {
     get size() {
       return all.length;
     },
+    warnings,
     get: (id) => byId.get(id),
     has: (id) => byId.has(id),
     entries: () => all,
@@ -195,7 +217,8 @@ export function createSessionLog(store: SessionStore): SessionLog {
       return job;
     },
     path,
-    context: (target = leafId) => buildContext(readPath(target)),
+    // A batch open at the leaf is shown as it stands: a turn may be running it.
+    context: (target = leafId) => buildContext(readPath(target), { openBatch: 'leave' }),
     branch(fromEntryId) {
       if (fromEntryId !== null) requireEntry(fromEntryId);
       if (fromEntryId !== leafId) leafPath = undefined;
@@ -221,13 +244,17 @@ export function createSessionLog(store: SessionStore): SessionLog {
     },
     labelOf: (id) => labels.get(id),
     async setLabel(targetId, label, options = {}) {
+      const checked = checkOptions('setLabel', NewEntryOptionsSchema, options);
+      if (label !== undefined && typeof label !== 'string') throw new SessionOptionsError('setLabel', 'label', `expected a string or undefined, got ${typeof label}`);
       requireEntry(targetId);
       const data: LabelData = label === undefined ? { targetId } : { targetId, label };
-      return appendCustom(CustomTypes.label, data, options);
+      return appendCustom(CustomTypes.label, data, checked);
     },
     async setSessionName(name, options = {}) {
+      const checked = checkOptions('setSessionName', NewEntryOptionsSchema, options);
+      if (name !== undefined && typeof name !== 'string') throw new SessionOptionsError('setSessionName', 'name', `expected a string or undefined, got ${typeof name}`);
       const data: SessionNameData = name === undefined ? {} : { name };
-      return appendCustom(CustomTypes.sessionName, data, options);
+      return appendCustom(CustomTypes.sessionName, data, checked);
     },
     async close() {
       closed = true;
@@ -244,4 +271,37 @@ function addChild(index: Map<string | null, Entry[]>, entry: Entry, byId: Readon
   const list = index.get(key);
   if (list) list.push(entry);
   else index.set(key, [entry]);
+}
+
+/** The store is what `createSessionLog` needs, or a `SessionStoreError` says what is missing. */
+function checkStore(store: unknown): asserts store is SessionStore {
+  if (typeof store !== 'object' || store === null) {
+    throw new SessionStoreError(`must be a SessionStore (a MemoryStore, a JsonlStore or one of your own), got ${store === null ? 'null' : typeof store}`);
+  }
+  const s = store as Record<string, unknown>;
+  if (!Array.isArray(s.entries)) throw new SessionStoreError('has no entries array (store.entries)');
+  if (typeof s.readOnly !== 'boolean') throw new SessionStoreError('has no boolean readOnly (store.readOnly)');
+  for (const method of ['append', 'close'] as const) {
+    if (typeof s[method] !== 'function') throw new SessionStoreError(`has no ${method}() method (store.${method})`);
+  }
+  if (s.takeIndex !== undefined && typeof s.takeIndex !== 'function') throw new SessionStoreError('has a takeIndex that is not a function');
+  if (s.warnings !== undefined && !Array.isArray(s.warnings)) throw new SessionStoreError('has warnings that are not an array');
+}
+
+/**
+ * Indexes the entries of a store that did not check them while loading (a store of the host's
+ * own, a MemoryStore given entries): each must have the fields the log relies on, a new id and a
+ * parent that comes before it, or a path could lead nowhere or around in a circle.
+ */
+function indexStoreEntries(entries: readonly Entry[], byId: Map<string, Entry>): void {
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i]!;
+    const problem = checkEntryShape(entry);
+    if (problem) throw new SessionStoreError(`holds a bad entry at entries[${i}], field ${problem.field}: ${problem.reason}`);
+    if (byId.has(entry.id)) throw new SessionStoreError(`holds the id "${entry.id}" twice (entries[${i}])`);
+    if (entry.parentId !== null && !byId.has(entry.parentId)) {
+      throw new SessionStoreError(`holds entries[${i}] ("${entry.id}") before its parent "${entry.parentId}"`);
+    }
+    byId.set(entry.id, entry);
+  }
 }

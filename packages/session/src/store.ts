@@ -1,4 +1,5 @@
 import type { Entry } from '@tiller/core';
+import type { ReadWarning } from './read-warning.js';
 
 /**
  * Where a session log keeps its entries. A store only ever appends; the log checks every batch
@@ -13,6 +14,13 @@ export interface SessionStore {
    * the first call gets it; a store without one leaves this out.
    */
   takeIndex?(): Map<string, Entry> | undefined;
+  /**
+   * The file the store keeps the session in, for a store backed by one (`JsonlStore`). What belongs
+   * with the session (an agent's journal) is kept beside it; a store without a file leaves this out.
+   */
+  readonly path?: string | undefined;
+  /** What loading skipped or changed (a file's torn or corrupt lines); the log passes it on as `warnings`. */
+  readonly warnings?: readonly ReadWarning[];
   /** True when the store was opened only to read: `append` refuses. */
   readonly readOnly: boolean;
   /** Writes a batch; resolves once it is as durable as the store promises. */

@@ -4,7 +4,7 @@ import { JsonlStore } from '../src/index.js';
 import { userEntry } from './entries.js';
 
 const [file, fsync] = process.argv.slice(2) as [string, 'always' | 'batch' | 'never'];
-const store = await JsonlStore.open(file, { fsync });
+const store = await JsonlStore.open(file, { fsync, create: true });
 let parent: string | null = null;
 for (let i = 0; ; i++) {
   const id = `c${i}`;

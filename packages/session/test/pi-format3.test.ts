@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SessionManager } from '@mariozechner/pi-coding-agent';
+import { generatePiSession } from '@tiller/testing';
 import { describe, expect, it } from 'vitest';
 import { createSessionLog, CustomTypes, exportPiSession, importPiSession, JsonlStore, MemoryStore, type TreeNode } from '../src/index.js';
 import { contextDifferences, piContext, piFileText } from './pi-reference.js';
@@ -151,7 +152,7 @@ describe('importPiSession on pi format 3 sessions made by pi itself', () => {
     const dir = await mkdtemp(join(tmpdir(), 'tiller-pi-'));
     try {
       const file = join(dir, 'imported.jsonl');
-      const store = await JsonlStore.open(file);
+      const store = await JsonlStore.open(file, { create: true });
       await store.append(imported.entries);
       await store.close();
       const reopened = await JsonlStore.open(file, { readOnly: true, strict: true });
@@ -173,4 +174,34 @@ describe('importPiSession on pi format 3 sessions made by pi itself', () => {
     const v2log = createSessionLog(new MemoryStore(fromV2.entries));
     expect(contextDifferences(v2log.context(), piContext(v2))).toEqual([]);
   });
+});
+
+describe('importPiSession on generated pi format 3 sessions (branches, branch summaries, compactions)', () => {
+  for (const seed of [11, 12]) {
+    const generated = generatePiSession({ seed, format: 3 });
+    const text = generated.text;
+    const imported = importPiSession(text);
+    const log = createSessionLog(new MemoryStore(imported.entries));
+    const piEntries = text.trim().split('\n').slice(1).map((l) => JSON.parse(l) as { id: string; type: string });
+
+    it(`seed ${seed}: keeps pi's ids and leaf, and holds the branches`, () => {
+      expect(imported.version).toBe(3);
+      expect(imported.warnings).toEqual([]);
+      expect(imported.entries.map((e) => e.id)).toEqual(piEntries.map((e) => e.id));
+      expect(imported.leafId).toBe(generated.leafId);
+      expect(imported.entries.filter((e) => e.kind === 'branch_summary')).toHaveLength(generated.counts.branchSummaries);
+      expect(generated.counts.branchSummaries).toBeGreaterThan(0);
+    });
+
+    it(`seed ${seed}: builds the context pi builds, at every entry of the tree`, () => {
+      for (const entry of piEntries) {
+        expect(contextDifferences(log.context(entry.id), piContext(text, entry.id)), `at ${entry.type} ${entry.id}`).toEqual([]);
+      }
+    });
+
+    it(`seed ${seed}: exports the file pi wrote, line for line`, () => {
+      const exported = exportPiSession(imported.entries, { header: imported.header });
+      expect(exported.split('\n').map((l) => (l ? JSON.parse(l) : l))).toEqual(text.split('\n').map((l) => (l ? JSON.parse(l) : l)));
+    });
+  }
 });

@@ -1,4 +1,4 @@
-import type { Message } from '@tiller/core';
+import { LOST_RESULT_NOTE, type Message } from '@tiller/core';
 import {
   buildSessionContext,
   convertToLlm,
@@ -48,9 +48,16 @@ function partsOf(content: unknown): Part[] {
  * content as the model sees it. Summaries are worded by each side; Tiller's must carry pi's summary.
  * Empty when they agree.
  */
-export function contextDifferences(tiller: readonly Message[], pi: readonly PiMessage[]): string[] {
+export function contextDifferences(withRepairs: readonly Message[], pi: readonly PiMessage[]): string[] {
   const problems: string[] = [];
   const seen = pi.filter((m) => m.role !== 'bashExecution' || !m.excludeFromContext);
+  // Tiller answers a call that has no result (an aborted or failed message, a run that stopped
+  // mid-tool) with an error result; pi's session context leaves it open (pi's provider layer adds
+  // one when it sends the context). Those stand-ins must answer calls pi left unanswered.
+  const answeredByPi = new Set(seen.flatMap((m) => (m.role === 'toolResult' ? [m.toolCallId] : [])));
+  const standIns = withRepairs.filter((m) => m.role === 'toolResult' && m.isError && m.content.length === 1 && m.content[0]!.type === 'text' && m.content[0]!.text === LOST_RESULT_NOTE);
+  for (const m of standIns) if (m.role === 'toolResult' && answeredByPi.has(m.toolCallId)) problems.push(`stand-in result for ${m.toolCallId}, which pi answers`);
+  const tiller = withRepairs.filter((m) => !standIns.includes(m));
   if (tiller.length !== seen.length) problems.push(`length: tiller ${tiller.length}, pi ${seen.length}`);
   for (let i = 0; i < Math.min(tiller.length, seen.length); i++) {
     const t = tiller[i]!;

@@ -40,7 +40,7 @@ describe('JsonlStore: a file cut inside its last line', () => {
     await fc.assert(
       fc.asyncProperty(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }), async (text) => {
         const file = join(tempDir(), `cut${runs++}.jsonl`);
-        const store = await JsonlStore.open(file, { fsync: 'never' });
+        const store = await JsonlStore.open(file, { fsync: 'never', create: true });
         const before = chain(3);
         const last = userEntry('last', 'e2', text);
         await store.append([...before, last]);
@@ -62,7 +62,7 @@ describe('JsonlStore: a file cut inside its last line', () => {
 
   it('after a cut, a writer appends on a clean line and the file reads strictly again', async () => {
     const file = join(tempDir(), 'cut-write.jsonl');
-    const store = await JsonlStore.open(file);
+    const store = await JsonlStore.open(file, { create: true });
     await store.append([...chain(2), userEntry('last', 'e1', 'héllo ✓ wörld')]);
     await store.close();
     const bytes = await readFile(file);

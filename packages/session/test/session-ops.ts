@@ -61,7 +61,7 @@ export async function play(log: SessionLog, ops: readonly Op[]): Promise<void> {
 
 /** Plays `ops` into a new session file (no fsync: tests reopen it, nothing crashes) and closes it. */
 export async function recordSession(file: string, ops: readonly Op[]): Promise<SessionLog> {
-  const log = createSessionLog(await JsonlStore.open(file, { fsync: 'never' }));
+  const log = createSessionLog(await JsonlStore.open(file, { fsync: 'never', create: true }));
   await play(log, ops);
   await log.close();
   return log;

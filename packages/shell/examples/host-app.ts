@@ -67,7 +67,7 @@ export interface HostAppRun {
 /** Opens (or resumes) the session in `dir`, runs one prompt, and closes everything. */
 export async function runHostApp(options: { dir: string; prompt: string; model?: TillerModel; approve?: boolean }): Promise<HostAppRun> {
   const sessionFile = join(options.dir, 'notes-session.jsonl');
-  const store = await JsonlStore.open(sessionFile);
+  const store = await JsonlStore.open(sessionFile, { create: true });
   const session = createSessionLog(store);
   const journal = fileJournal(journalPathFor(sessionFile));
   const output: string[] = [];

@@ -1,10 +1,29 @@
-import type { Compactor, WindowManager } from '@tiller/compaction';
+import type { Compactor, PolicyViolationFacts, WindowManager } from '@tiller/compaction';
 import type { ApprovalDecision, TurnOutcome } from '@tiller/core';
+import { createInspector, createWebSocketInspector } from '@statelyai/inspect';
 import type { LanguageModel } from 'ai';
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, defineTool, fromLanguageModel, type Agent, type AgentEvent, type AgentOptions, type TillerModel, type Tool } from './index.js';
 import { scriptedModel } from '@tiller/testing';
+import * as shell from './index.js';
+import {
+  ApprovalError,
+  CompactionPolicyViolatedError,
+  createAgent,
+  defineTool,
+  fromLanguageModel,
+  resumeAgent,
+  ShellError,
+  type Agent,
+  type AgentEvent,
+  type AgentOptions,
+  type InspectOption,
+  type JournalHeader,
+  type JournalLine,
+  type ShellErrorCode,
+  type TillerModel,
+  type Tool,
+} from './index.js';
 
 describe('public types', () => {
   it('defineTool infers the arguments from the input schema', () => {
@@ -27,6 +46,7 @@ describe('public types', () => {
     expectTypeOf<ReturnType<typeof WindowManager>>().toExtend<NonNullable<AgentOptions['compactor']>>();
     expectTypeOf<Compactor<undefined>>().toExtend<NonNullable<AgentOptions['compactor']>>();
     expectTypeOf(createAgent).returns.toEqualTypeOf<Agent>();
+    expectTypeOf(resumeAgent).returns.toEqualTypeOf<Promise<Agent>>();
   });
 
   it('the agent answers with outcomes and typed events', () => {
@@ -34,6 +54,33 @@ describe('public types', () => {
     expectTypeOf<Agent['approve']>().parameter(0).toEqualTypeOf<ApprovalDecision | readonly ApprovalDecision[]>();
     expectTypeOf<Extract<AgentEvent, { type: 'text.delta' }>['delta']>().toEqualTypeOf<string>();
     expectTypeOf<Extract<AgentEvent, { type: 'turn.ended' }>['outcome']>().toEqualTypeOf<TurnOutcome>();
+    expectTypeOf<Extract<AgentEvent, { type: 'shell.error' }>['error']>().toEqualTypeOf<ShellError | undefined>();
     expectTypeOf<Agent>().toExtend<AsyncIterable<AgentEvent>>();
+  });
+
+  it('every error is a ShellError with a code, and isInstance narrows to its own class', () => {
+    const error: unknown = new Error('x');
+    if (ApprovalError.isInstance(error)) expectTypeOf(error).toEqualTypeOf<ApprovalError>();
+    if (ShellError.isInstance(error)) expectTypeOf(error.code).toEqualTypeOf<ShellErrorCode>();
+    if (CompactionPolicyViolatedError.isInstance(error)) expectTypeOf(error.facts).toEqualTypeOf<PolicyViolationFacts>();
+    expectTypeOf<ApprovalError>().toExtend<ShellError>();
+  });
+
+  it("@statelyai/inspect's inspectors fit the inspect option", () => {
+    expectTypeOf(createInspector({ send: () => undefined })).toExtend<InspectOption>();
+    expectTypeOf<ReturnType<typeof createWebSocketInspector>>().toExtend<InspectOption>();
+  });
+
+  it('a journal header names the model; tool lines carry their time', () => {
+    expectTypeOf<JournalHeader['model']>().toEqualTypeOf<{ id: string; contextWindow: number | null }>();
+    expectTypeOf<Extract<JournalLine, { type: 'tool.finished' }>['at']>().toEqualTypeOf<string>();
+  });
+
+  it('keeps helpers and option schemas out of the API', () => {
+    expectTypeOf(shell).not.toHaveProperty('effectDigest');
+    expectTypeOf(shell).not.toHaveProperty('retryDelay');
+    expectTypeOf(shell).not.toHaveProperty('AgentOptions');
+    expectTypeOf(shell).not.toHaveProperty('AgentLimits');
+    expectTypeOf(shell).not.toHaveProperty('createTurnRuntime');
   });
 });

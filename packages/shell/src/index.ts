@@ -1,19 +1,32 @@
+// The host's API: agents, their options and events.
 export { createAgent, type Agent, type UserInput } from './agent/create-agent.js';
-export { AgentLimits, AgentOptions, type ResolvedAgentOptions } from './agent/agent-options.js';
-export { AgentBrokenError, AgentBusyError, AgentOptionsError, ApprovalError } from './errors.js';
+export { resumeAgent, type ResumeOptions } from './agent/resume-agent.js';
+export type { AgentLimits, AgentOptions } from './agent/agent-options.js';
 export type { AgentEvent, AgentEventType, AgentListener, ShellEvent } from './agent/agent-event.js';
-export type { InspectionRecord, InspectOption, InspectorLike } from './agent/inspection.js';
-export { retryDelay, type RetrySettings } from './agent/retry-delay.js';
-// The model protocol is defined in @tiller/core, so test models in @tiller/testing share it.
+export type { InspectedActor, InspectionRecord, InspectOption, InspectorLike } from './runtime/inspection.js';
+
+// Errors: one base with a code; `isInstance` works across installed copies.
+export { ShellError, type ShellErrorCode } from './errors/shell-error.js';
+export { AgentBrokenError } from './errors/agent-broken-error.js';
+export { AgentBusyError } from './errors/agent-busy-error.js';
+export { AgentOptionsError } from './errors/agent-options-error.js';
+export { ApprovalError } from './errors/approval-error.js';
+export { CompactionPolicyViolatedError } from './errors/compaction-policy-violated-error.js';
+export { JournalError } from './errors/journal-error.js';
+export { ToolDefinitionError } from './errors/tool-definition-error.js';
+
+// Models. The model protocol is defined in @tiller/core, so test models in @tiller/testing share it.
 export { ModelError, type ModelErrorKind, type ModelRequest, type ModelStreamPart, type TillerModel, type ToolSpec } from '@tiller/core';
-export type { ModelFailure } from './model/model-error.js';
-export { defineTool, isTool, ToolDefinitionError, type Tool, type ToolContext, type ToolDefinition, type ToolOutput } from './tools/define-tool.js';
+export { fromLanguageModel, type FromLanguageModelOptions } from './model/from-language-model.js';
+export { classifyModelError } from './model/classify-model-error.js';
+export { modelSummarizer } from './model/model-summarizer.js';
+
+// Tools.
+export { defineTool, type Tool, type ToolContext, type ToolDefinition, type ToolOutput } from './tools/define-tool.js';
 export type { PolicyDecision, ToolPolicy } from './tools/policy.js';
-export { JOURNAL_FORMAT, JOURNAL_VERSION, JournalError, type JournalHeader, type JournalLine, effectDigest, parseJournalLines } from './journal/journal-format.js';
+
+// The journal.
+export { JOURNAL_VERSION, type JournalHeader, type JournalLine } from './journal/journal-format.js';
+export { parseJournal, parseJournalLines, type ParsedJournal, type TornLine } from './journal/parse-journal.js';
 export { fileJournal, type FileJournalOptions, journalPathFor, memoryJournal, type JournalStore } from './journal/journal-store.js';
 export { replayJournal, type JournalDivergence, type JournalReplay, type ReplayJournalOptions } from './journal/replay-journal.js';
-export { fromLanguageModel, type FromLanguageModelOptions } from './model/from-language-model.js';
-export { classifyModelError, retryAfterMs } from './model/classify-model-error.js';
-export { toModelMessages } from './model/to-model-messages.js';
-export { modelSummarizer } from './model/model-summarizer.js';
-export { resumeAgent, type ResumeOptions } from './agent/resume-agent.js';

@@ -3,7 +3,7 @@ import type { Entry, Message, TillerModel } from '@tiller/core';
 import { createSessionLog, MemoryStore } from '@tiller/session';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AgentBrokenError, AgentBusyError, AgentOptionsError, createAgent, defineTool, type AgentEvent } from '../src/index.js';
+import { AgentBrokenError, AgentBusyError, AgentOptionsError, ApprovalError, createAgent, defineTool, type AgentEvent } from '../src/index.js';
 import { scriptedModel } from '@tiller/testing';
 import { nextEvent, recordEvents, recordingTools } from './helpers.js';
 
@@ -211,6 +211,27 @@ describe('approvals', () => {
       isError: true,
       content: [{ type: 'text', text: 'The call to "echo" was denied: it writes to production' }],
     });
+  });
+
+  it('throws ApprovalError for a malformed decision, and the turn keeps waiting for a good one', async () => {
+    const { agent, calls } = setup();
+    const done = agent.prompt('go');
+    await nextEvent(agent, 'approval.requested');
+    const caught = (() => {
+      try {
+        agent.approve({ toolCallId: 'risky', decision: 'deny' } as never);
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(ApprovalError.isInstance(caught)).toBe(true);
+    expect(caught).toMatchObject({ code: 'invalid_approval', message: expect.stringMatching(/agent\.approve: decision 0 is not a valid decision[\s\S]*rationale/) });
+    expect(() => agent.approve([{ toolCallId: 'risky', decision: 'maybe' } as never])).toThrow(ApprovalError);
+    expect(() => agent.approve(undefined as never)).toThrow(ApprovalError);
+    expect(agent.pendingApprovals().map((c) => c.id)).toEqual(['risky']);
+    agent.approve({ toolCallId: 'risky', decision: 'deny', rationale: 'not now' });
+    expect(await done).toMatchObject({ status: 'completed' });
+    expect(calls.map((c) => c.toolCallId)).toEqual(['safe']);
   });
 
   it('denies when nobody decides in time', async () => {

@@ -1,8 +1,8 @@
-import { CompactionPolicy, CompactionPolicyViolation } from '@tiller/compaction';
+import { CompactionPolicy } from '@tiller/compaction';
 import { createSessionLog, MemoryStore } from '@tiller/session';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AgentOptionsError, createAgent, defineTool } from '../src/index.js';
+import { AgentOptionsError, CompactionPolicyViolatedError, createAgent, defineTool, ShellError, type AgentEvent } from '../src/index.js';
 import { scriptedModel } from '@tiller/testing';
 import { nextEvent, recordEvents } from './helpers.js';
 
@@ -30,8 +30,10 @@ describe('a compaction policy on the agent', () => {
     const agent = createAgent({ model, session, compactionPolicy: CompactionPolicy.disabled({ maxTurns: 2 }) });
     expect(await agent.prompt('second')).toMatchObject({ status: 'completed' });
     const size = session.size;
-    await expect(agent.prompt('third')).rejects.toThrow(CompactionPolicyViolation);
-    await expect(agent.prompt('third')).rejects.toThrow(/turn 3 exceeds the cap of 2 turns/);
+    const refused = await agent.prompt('third').catch((error: unknown) => error);
+    expect(CompactionPolicyViolatedError.isInstance(refused)).toBe(true);
+    expect(ShellError.isInstance(refused) && refused.code).toBe('compaction_policy_violated');
+    expect(refused).toMatchObject({ message: expect.stringMatching(/turn 3 exceeds the cap of 2 turns/), facts: { kind: 'turn_cap', turn: 3, maxTurns: 2 } });
     expect(session.size).toBe(size);
     expect(model.requests).toHaveLength(1);
   });
@@ -43,6 +45,8 @@ describe('a compaction policy on the agent', () => {
     const outcome = await agent.prompt('fetch');
     expect(outcome).toMatchObject({ status: 'aborted', reason: expect.stringMatching(/^the compaction policy was broken: /) });
     expect(model.requests).toHaveLength(1);
-    expect(events.find((e) => e.type === 'shell.error')).toMatchObject({ where: 'compaction policy' });
+    const reported = events.find((e): e is Extract<AgentEvent, { type: 'shell.error' }> => e.type === 'shell.error');
+    expect(reported).toMatchObject({ where: 'compaction policy', error: { code: 'compaction_policy_violated', facts: { kind: 'turn_budget', turnsUsed: 1, maxTokensPerTurn: 300, limit: 300 } } });
+    expect(CompactionPolicyViolatedError.isInstance(reported?.error)).toBe(true);
   });
 });

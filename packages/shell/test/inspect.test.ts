@@ -20,7 +20,8 @@ describe('inspect', () => {
     const agent = createAgent({ model: twoRounds(), tools: [echo], inspect: inspector });
     await agent.prompt('go');
 
-    expect(calls[0]).toMatchObject(['actor', expect.stringMatching(/^tiller\.turn:/), { status: 'active', value: 'idle' }, { definition: expect.stringContaining('"id":"turn"') }]);
+    // An actor-like object: @statelyai/inspect reads the definition from its logic.config only.
+    expect(calls[0]).toMatchObject(['actor', { sessionId: expect.stringMatching(/^tiller\.turn:/), logic: { config: { id: 'turn' } } }, { status: 'active', value: 'idle' }]);
     const events = calls.filter((c) => c[0] === 'event');
     const snapshots = calls.filter((c) => c[0] === 'snapshot');
     expect(events.map((c) => (c[2] as { type: string }).type)).toEqual(['turn.start', 'compaction.done', 'llm.done', 'tools.done', 'compaction.done', 'llm.done']);
@@ -37,7 +38,8 @@ describe('inspect', () => {
     const { echo } = recordingTools();
     const agent = createAgent({ model: twoRounds(), tools: [echo], inspect: inspector });
     await agent.prompt('go');
-    expect(sent[0]).toMatchObject({ type: '@xstate.actor', sessionId: expect.stringMatching(/^tiller\.turn:/) });
+    expect(sent[0]).toMatchObject({ type: '@xstate.actor', sessionId: expect.stringMatching(/^tiller\.turn:/), name: 'turn' });
+    expect(JSON.parse((sent[0] as { definition: string }).definition)).toMatchObject({ id: 'turn', initial: 'idle' });
     expect(sent.filter((e) => e.type === '@xstate.event').map((e) => (e as { event: { type: string } }).event.type)).toContain('tools.done');
     expect(sent.filter((e) => e.type === '@xstate.snapshot').at(-1)).toMatchObject({ snapshot: { value: 'idle' } });
   });
@@ -65,6 +67,13 @@ describe('inspect', () => {
       await agent.prompt('hello');
       for (let i = 0; i < 250 && received.length < 7; i++) await new Promise((r) => setTimeout(r, 20));
       expect(received.map((e) => e.type)).toEqual(['@xstate.actor', ...Array(3).fill(['@xstate.event', '@xstate.snapshot']).flat()]);
+      // The chart Stately draws comes from this definition: the machine's own config, every state in it.
+      const actor = received[0] as Extract<StatelyInspectionEvent, { type: '@xstate.actor' }>;
+      const definition = JSON.parse(actor.definition ?? 'null') as { id: string; states: Record<string, unknown> };
+      expect(definition.id).toBe('turn');
+      expect(Object.keys(definition.states).sort()).toEqual(['calling', 'idle', 'steering', 'tools']);
+      expect(received.slice(1).every((e) => e.sessionId === actor.sessionId)).toBe(true);
+      expect(received.filter((e) => e.type === '@xstate.event').map((e) => (e as { event: { type: string } }).event.type)).toEqual(['turn.start', 'compaction.done', 'llm.done']);
       expect(received.at(-1)).toMatchObject({ snapshot: { value: 'idle', context: { lastOutcome: { status: 'completed' } } } });
     } finally {
       inspector.stop();

@@ -1,10 +1,11 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serializeSnapshot } from '@tiller/core';
 import { createSessionLog, JsonlStore, MemoryStore } from '@tiller/session';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAgent, JOURNAL_VERSION, memoryJournal, parseJournalLines, replayJournal, type JournalLine } from '../src/index.js';
+import { z } from 'zod';
+import { createAgent, defineTool, fileJournal, JOURNAL_VERSION, JournalError, memoryJournal, parseJournal, parseJournalLines, replayJournal, resumeAgent, type AgentEvent, type JournalLine } from '../src/index.js';
 import { scriptedModel } from '@tiller/testing';
 import { recordingTools } from './helpers.js';
 
@@ -57,7 +58,7 @@ describe('the journal', () => {
     firstReply.input.message.content = [{ type: 'text', text: 'no tools after all' }];
     firstReply.input.stopReason = 'stop';
     const replay = replayJournal(lines);
-    expect(replay.divergence).toMatchObject({ seq: firstReply.seq, inputType: 'llm.done' });
+    expect(replay.divergence).toMatchObject({ segment: 0, seq: firstReply.seq, inputType: 'llm.done' });
     expect(replay.divergence!.expected).toContain('emit tools.started');
     expect(replay.divergence!.actual).toContain('emit turn.ended');
   });
@@ -79,7 +80,7 @@ describe('the journal', () => {
   it('is written beside a JSONL session file, and parses back with line numbers in errors', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'tiller-journal-'));
     dirs.push(dir);
-    const store = await JsonlStore.open(join(dir, 'chat.jsonl'));
+    const store = await JsonlStore.open(join(dir, 'chat.jsonl'), { create: true });
     const agent = createAgent({ model: scriptedModel([{ text: 'hello' }]), session: createSessionLog(store) });
     await agent.prompt('hi');
     await store.close();
@@ -88,7 +89,98 @@ describe('the journal', () => {
     expect(lines[0]).toMatchObject({ type: 'header', version: JOURNAL_VERSION });
     expect(replayJournal(lines).divergence).toBeNull();
     expect(() => parseJournalLines(`${text}{"type":"input","seq":"x"}\n{}\n`, 'chat.journal.jsonl')).toThrow(/chat\.journal\.jsonl:\d+: not a journal line/);
-    // A torn last line (a crash mid-write) is dropped, not an error.
-    expect(parseJournalLines(`${text}{"type":"inp`)).toHaveLength(lines.length);
+    // A torn last line (a crash mid-write) is left out, and reported.
+    const torn = parseJournal(`${text}{"type":"inp`);
+    expect(torn.lines).toHaveLength(lines.length);
+    expect(torn.torn).toEqual([{ line: text.split('\n').length, text: '{"type":"inp' }]);
+  });
+
+  it('names the model and its window in each segment header, and the time of each tool start and finish', async () => {
+    const { echo } = recordingTools();
+    const journal = memoryJournal();
+    const model = scriptedModel([{ toolCalls: [{ name: 'echo', args: { text: 'a' } }] }, { text: 'done' }], { id: 'local/qwen', contextWindow: 32_000 });
+    await createAgent({ model, tools: [echo], journal }).prompt('go');
+    await createAgent({ model: scriptedModel([{ text: 'again' }]), journal, session: undefined }).prompt('go');
+    const headers = journal.lines.filter((l) => l.type === 'header');
+    expect(headers.map((h) => h.model)).toEqual([{ id: 'local/qwen', contextWindow: 32_000 }, { id: 'scripted/model', contextWindow: null }]);
+    const toolLines = journal.lines.filter((l) => l.type === 'tool.started' || l.type === 'tool.finished');
+    expect(toolLines.map((l) => l.type)).toEqual(['tool.started', 'tool.finished']);
+    for (const line of toolLines) expect(Date.parse((line as { at: string }).at)).not.toBeNaN();
+  });
+
+  it('refuses a journal of another version, naming both versions', async () => {
+    const old = JSON.stringify({ type: 'header', format: 'tiller.journal', version: 1, maxIterations: 25, baseLeafId: null, baseSize: 0, createdAt: '2026-01-01T00:00:00.000Z' });
+    expect(() => parseJournalLines(`${old}\n`, 'old.journal.jsonl')).toThrow(JournalError);
+    expect(() => parseJournalLines(`${old}\n`, 'old.journal.jsonl')).toThrow(/old\.journal\.jsonl:1: the journal is in version 1 of tiller\.journal; this shell reads version 3 only/);
+    const dir = await mkdtemp(join(tmpdir(), 'tiller-journal-'));
+    dirs.push(dir);
+    await writeFile(join(dir, 'old.journal.jsonl'), `${old}\n`);
+    const refused = resumeAgent({ model: scriptedModel([]), session: createSessionLog(new MemoryStore()), journal: fileJournal(join(dir, 'old.journal.jsonl')) });
+    await expect(refused).rejects.toThrow(/version 1 .*reads version 3/);
+  });
+
+  it('after a torn last line, starts the next line on its own line, and reports the torn one on resume', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tiller-journal-'));
+    dirs.push(dir);
+    const path = join(dir, 'chat.journal.jsonl');
+    const session = createSessionLog(new MemoryStore());
+    await createAgent({ model: scriptedModel([{ text: 'one' }]), session, journal: fileJournal(path) }).prompt('first');
+    // A crash cut the next write short.
+    await appendFile(path, '{"type":"input","seq":9,"inp');
+    const events: AgentEvent[] = [];
+    const resumed = await resumeAgent({ model: scriptedModel([{ text: 'two' }]), session, journal: fileJournal(path), listener: (e) => events.push(e) });
+    expect(events).toMatchObject([{ type: 'shell.error', where: 'journal', message: expect.stringMatching(/journal line 5 was torn/) }]);
+    expect(await resumed.prompt('second')).toMatchObject({ status: 'completed' });
+    await resumed.close();
+    const text = await readFile(path, 'utf8');
+    expect(text.split('\n')[4]).toBe('{"type":"input","seq":9,"inp');
+    const parsed = parseJournal(text);
+    expect(parsed.torn.map((t) => t.line)).toEqual([5]);
+    expect(parsed.lines.filter((l) => l.type === 'header')).toHaveLength(2);
+    expect(replayJournal(parsed.lines, { session }).divergence).toBeNull();
+  });
+
+  it('finds a replay that differs in content only, in any segment', async () => {
+    const { journal } = await toolTurn();
+    const lines = structuredClone(journal.lines) as JournalLine[];
+    const results = lines.find((l) => l.type === 'input' && l.input.type === 'tools.done');
+    if (results?.type !== 'input' || results.input.type !== 'tools.done') throw new Error('unreachable');
+    // Same calls, same ids, same number of entries: only what the tool said differs.
+    results.input.results[0]!.content = [{ type: 'text', text: 'something else' }];
+    const replay = replayJournal(lines);
+    expect(replay.divergence).toMatchObject({ segment: 0, seq: results.seq, inputType: 'tools.done' });
+    expect(replay.divergence!.actual).toEqual(replay.divergence!.expected);
+
+    // Two segments: the first one differs, the last one replays cleanly.
+    const session = createSessionLog(new MemoryStore());
+    const two = memoryJournal();
+    await createAgent({ model: scriptedModel([{ text: 'one' }]), session, journal: two }).prompt('first');
+    await createAgent({ model: scriptedModel([{ text: 'two' }]), session, journal: two }).prompt('second');
+    const edited = structuredClone(two.lines) as JournalLine[];
+    const reply = edited.find((l) => l.type === 'input' && l.input.type === 'llm.done');
+    if (reply?.type !== 'input' || reply.input.type !== 'llm.done') throw new Error('unreachable');
+    reply.input.message.content = [{ type: 'text', text: 'uno' }];
+    expect(replayJournal(two.lines, { session }).divergence).toBeNull();
+    expect(replayJournal(edited, { session })).toMatchObject({ segments: 2, divergence: { segment: 0, inputType: 'llm.done' } });
+    expect(replayJournal(edited, { session, segments: 'last' }).divergence).toBeNull();
+  });
+
+  it('keeps each tool output once in the file, and reads it back whole', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tiller-journal-'));
+    dirs.push(dir);
+    const path = join(dir, 'chat.journal.jsonl');
+    const big = defineTool({ name: 'big', description: 'a distinctive output', input: z.object({}), execute: () => 'zebra-output '.repeat(50) });
+    const agent = createAgent({ model: scriptedModel([{ toolCalls: [{ name: 'big' }, { name: 'big' }] }, { text: 'done' }]), tools: [big], journal: fileJournal(path) });
+    await agent.prompt('go');
+    await agent.close();
+    const text = await readFile(path, 'utf8');
+    expect(text.split('zebra-output '.repeat(50))).toHaveLength(3);
+    const lines = parseJournalLines(text);
+    const done = lines.find((l) => l.type === 'input' && l.input.type === 'tools.done');
+    expect(done?.type === 'input' && done.input.type === 'tools.done' && done.input.results.map((r) => r.content)).toEqual([
+      [{ type: 'text', text: 'zebra-output '.repeat(50) }],
+      [{ type: 'text', text: 'zebra-output '.repeat(50) }],
+    ]);
+    expect(replayJournal(lines).divergence).toBeNull();
   });
 });

@@ -148,7 +148,7 @@ describe('fromLanguageModel over real HTTP (an OpenAI-compatible server on 127.0
     ]);
     const dir = await mkdtemp(join(tmpdir(), 'tiller-secret-'));
     try {
-      const store = await JsonlStore.open(join(dir, 'chat.jsonl'));
+      const store = await JsonlStore.open(join(dir, 'chat.jsonl'), { create: true });
       const { echo } = recordingTools();
       const agent = createAgent({ model, tools: [echo], session: createSessionLog(store), limits: { retryBaseDelayMs: 1 } });
       const events = recordEvents(agent);

@@ -1,4 +1,4 @@
-export { fixturePath, fixturesDir, readFixture, type FixtureName } from './fixtures.js';
+export { fixturePath, fixturesDir, readFixture, recordedFixtures, type FixtureName } from './fixtures.js';
 export {
   scriptedSummarizer,
   type ScriptedSummarizer,
@@ -29,3 +29,8 @@ export {
   type ScriptedReply,
   type ScriptStep,
 } from './scripted-model.js';
+
+// Generated pi sessions: realistic pi session files made from a seed, for tests that would
+// otherwise need a recording.
+export { generatePiSession, type GeneratedPiSession, type PiSessionCounts, type PiSessionOptions } from './pi-sessions/generate-pi-session.js';
+export { seededRandom, type SeededRandom } from './pi-sessions/seeded-random.js';

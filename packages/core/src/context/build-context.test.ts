@@ -66,12 +66,14 @@ describe('buildContext', () => {
   it('strips thinking from kept messages when the compaction says so, and only from those', () => {
     const path = chain(
       assistant('kept', 'k'),
+      result('c-kept', 'kept output'),
       { kind: 'compaction', summary: '', firstKeptEntryId: 'k', tokensBefore: 1, stripThinking: true },
       assistant('later'),
+      result('c-later', 'later output'),
     );
     const context = buildContext(path);
-    expect(context).toHaveLength(2); // an empty summary adds no message
-    expect(texts(context)).toEqual(['kept|toolCall', 'thinking|later|toolCall']);
+    expect(context).toHaveLength(4); // an empty summary adds no message
+    expect(texts(context)).toEqual(['kept|toolCall', 'kept output', 'thinking|later|toolCall', 'later output']);
   });
 
   it('replaces cleared tool results with the placeholder, keeping the call and its result paired', () => {

@@ -1,5 +1,6 @@
 import type { CompactionEntry, Entry } from '../schema/entry.js';
 import type { Message } from '../schema/message.js';
+import { repairTranscript, type RepairOptions } from './repair-transcript.js';
 import { branchSummaryMessage, compactionSummaryMessage } from './summary-messages.js';
 
 /**
@@ -26,9 +27,16 @@ export function entryMessage(entry: Entry): Message | undefined {
 /**
  * The messages the model sees for a path of entries, root first. The latest compaction wins:
  * its summary, then the entries from its `firstKeptEntryId` up to it (reshaped as it says), then
- * everything after it. One pass over the path.
+ * everything after it. One pass over the path, and one over the messages to check the transcript:
+ * a path a damaged file left (a tool result whose call was lost, a call whose result was) is
+ * repaired visibly (`repairTranscript`), so a provider never receives an invalid transcript.
+ * `openBatch: 'leave'` keeps a batch still open at the end as it stands (a view of a running turn).
  */
-export function buildContext(path: readonly Entry[]): Message[] {
+export function buildContext(path: readonly Entry[], options: RepairOptions = {}): Message[] {
+  return repairTranscript(collectContext(path), options).messages;
+}
+
+function collectContext(path: readonly Entry[]): Message[] {
   const compactionAt = findLastCompaction(path);
   if (compactionAt < 0) return collect([], path, 0, path.length, unchanged);
 

@@ -1,13 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assistantEntry, chain, userEntry } from '../../test/entries.js';
-import { SessionFileError, SessionLockedError } from '../errors.js';
+import { SessionFileError, SessionLockedError, SessionOptionsError } from '../errors.js';
 import { createSessionLog } from '../session-log.js';
 import { SESSION_FORMAT_VERSION, serializeEntry } from './format.js';
-import { JsonlStore, upgradeSessionFile } from './jsonl-store.js';
+import { JsonlStore, upgradeSessionFile, type JsonlStoreOptions } from './jsonl-store.js';
 
 let dir: string;
 let file: string;
@@ -62,7 +62,7 @@ describe('JsonlStore: the file', () => {
   it('a resolved append is in the file under every durability option', async () => {
     for (const fsync of ['always', 'batch', 'never'] as const) {
       const path = join(dir, `${fsync}.jsonl`);
-      const store = await JsonlStore.open(path, { fsync, batchIntervalMs: 5 });
+      const store = await JsonlStore.open(path, { fsync, batchIntervalMs: 5, create: true });
       await store.append(chain(2));
       expect((await JsonlStore.open(path, { readOnly: true })).entries).toEqual(chain(2));
       await store.append([userEntry('e2', 'e1')]);
@@ -72,17 +72,45 @@ describe('JsonlStore: the file', () => {
     }
   });
 
-  it('rejects bad options, naming them', async () => {
-    await expect(JsonlStore.open(file, { fsync: 'sometimes' as never })).rejects.toThrow(/option fsync must be 'always', 'batch' or 'never', got "sometimes"/);
-    await expect(JsonlStore.open(file, { batchIntervalMs: -1 })).rejects.toThrow(/option batchIntervalMs/);
+  it('rejects bad options, naming them, before it touches anything', async () => {
+    const bad = async (options: unknown, message: string) => {
+      const error = await JsonlStore.open(file, options as JsonlStoreOptions).catch((e: unknown) => e);
+      expect(SessionOptionsError.isInstance(error) && error.message).toBe(`JsonlStore.open(${file}): option ${message}`);
+    };
+    await bad({ fsync: 'sometimes' }, 'fsync: Invalid option: expected one of "always"|"batch"|"never", got "sometimes"');
+    await bad({ batchIntervalMs: -1 }, 'batchIntervalMs: Too small: expected number to be >=0, got -1');
+    // Not read-only by being truthy: a writer that believes it only reads would take the lock.
+    await bad({ readOnly: 'no' }, 'readOnly: Invalid input: expected boolean, received string, got "no"');
+    await bad({ readonly: true }, 'readonly: unknown option');
+    await bad({ create: { id: '' } }, 'create.id: expected a non-empty string, got ""');
+    await bad({ create: { id: 7 } }, 'create.id: Invalid input: expected string, received number, got 7');
+    await bad({ create: 'yes' }, 'create: expected true, false or {id?, createdAt?}, got "yes"');
+    await bad({ readOnly: true, create: true }, 'create: a read-only open never creates a file');
+    await bad('fast', '(options): Invalid input: expected object, received string, got "fast"');
+    // Nothing was written: no session file, no lock file.
+    expect(await readdir(dir)).toEqual([]);
+    await expect(JsonlStore.open('' as string)).rejects.toThrow('JsonlStore.open: option path: expected the path of a session file, got ""');
   });
 
-  it('a read-only open of a missing file fails, naming the file; so does a writer in a missing folder', async () => {
-    await expect(JsonlStore.open(file, { readOnly: true })).rejects.toThrow(SessionFileError);
-    await expect(JsonlStore.open(file, { readOnly: true })).rejects.toThrow(`${file}: cannot read the session file`);
-    await expect(JsonlStore.open(file, { create: false })).rejects.toThrow(`${file}: cannot read the session file`);
+  it('a missing file fails with not_found, naming it, unless create says to start a session there', async () => {
+    for (const options of [{}, { create: false }, { readOnly: true }]) {
+      const error = await JsonlStore.open(file, options).catch((e: unknown) => e);
+      expect(SessionFileError.isInstance(error) && [error.code, error.message]).toEqual([
+        'not_found',
+        `${file}: no session file there (to start a new session at this path, open it with the option create: true)`,
+      ]);
+    }
+    expect(await readdir(dir)).toEqual([]);
     const nowhere = join(dir, 'missing', 'session.jsonl');
-    await expect(JsonlStore.open(nowhere)).rejects.toThrow(`${nowhere}: cannot create the lock file: the folder ${join(dir, 'missing')} does not exist`);
+    await expect(JsonlStore.open(nowhere)).rejects.toMatchObject({ code: 'not_found', message: expect.stringContaining(`${nowhere}: no session file there`) });
+    await expect(JsonlStore.open(nowhere, { create: true })).rejects.toThrow(`${nowhere}: cannot create the lock file: the folder ${join(dir, 'missing')} does not exist`);
+    const created = await JsonlStore.open(file, { create: { id: 'new' } });
+    expect(created.header.id).toBe('new');
+    await created.close();
+    // create on an existing file opens it as it is.
+    const reopened = await JsonlStore.open(file, { create: { id: 'other' } });
+    expect(reopened.header.id).toBe('new');
+    await reopened.close();
   });
 });
 
@@ -93,7 +121,7 @@ describe('JsonlStore: damaged files', () => {
     await writeFile(file, torn);
     const store = await JsonlStore.open(file);
     expect(store.entries.map((e) => e.id)).toEqual(['e0', 'e1', 'e2']);
-    expect(store.warnings).toEqual([{ line: 5, kind: 'torn_line', message: expect.stringContaining(`${file}:5`) }]);
+    expect(store.warnings).toEqual([expect.objectContaining({ file, line: 5, kind: 'torn_line', message: expect.stringContaining(`${file}:5`) })]);
     // Opening left the torn bytes alone.
     expect(await readFile(file, 'utf8')).toBe(torn);
     await store.append([userEntry('e3', 'e2')]);
@@ -123,7 +151,7 @@ describe('JsonlStore: damaged files', () => {
     expect(store.entries.map((e) => e.id)).toEqual(['e0', 'e2', 'e3']);
     expect(store.warnings.map((w) => [w.line, w.kind])).toEqual([
       [3, 'corrupt_line'],
-      [4, 'corrupt_line'],
+      [4, 'missing_parent'],
     ]);
     expect(store.warnings[0]!.message).toContain(`${file}:3, field message.role`);
     // The orphan keeps its place as a root: nothing after the bad line is lost.
@@ -149,7 +177,9 @@ describe('JsonlStore: damaged files', () => {
     await writeFile(file, [lines[0], lines[1], lines[1], lines[2], ''].join('\n'));
     const store = await JsonlStore.open(file, { readOnly: true });
     expect(store.entries.map((e) => e.id)).toEqual(['e0', 'e1']);
-    expect(store.warnings[0]!.message).toContain(':3, field id: duplicate id "e0"');
+    expect(store.warnings[0]).toMatchObject({ kind: 'repeated_id', line: 2, field: 'id' });
+    expect(store.warnings[0]!.message).toBe(`${file}:2, field id: id "e0" is repeated on line 3; line skipped, the later line wins`);
+    await expect(JsonlStore.open(file, { readOnly: true, strict: true })).rejects.toThrow(`${file}:3, field id: duplicate id "e0"`);
     await writeFile(file, '{"type":"session","version":3}\n');
     await expect(JsonlStore.open(file, { readOnly: true })).rejects.toThrow(`${file}:1, field type: the first line is not a session header`);
     await writeFile(file, '{"type":"tiller.session","version":99,"id":"s"}\n');
@@ -167,7 +197,7 @@ describe('JsonlStore: opening in one pass', () => {
     await writeFile(file, torn);
     const store = await JsonlStore.open(file);
     expect(store.entries).toEqual(entries);
-    expect(store.warnings).toEqual([{ line: 4, kind: 'torn_line', message: expect.stringContaining(`${file}:4`) }]);
+    expect(store.warnings).toEqual([expect.objectContaining({ line: 4, kind: 'torn_line', message: expect.stringContaining(`${file}:4`) })]);
     await store.append([userEntry('e2', 'e1', 'ещё')]);
     await store.close();
     expect(await readFile(file, 'utf8')).toBe(`${text}${serializeEntry(userEntry('e2', 'e1', 'ещё'))}\n`);
@@ -175,14 +205,15 @@ describe('JsonlStore: opening in one pass', () => {
     expect(again.entries).toEqual([...entries, userEntry('e2', 'e1', 'ещё')]);
   });
 
-  it('the log finds every entry through the index built while reading; a repeated id keeps its first line', async () => {
+  it('the log finds every entry through the index built while reading; a repeated id keeps its last line', async () => {
     const text = await writeSession(chain(3));
     const lines = text.split('\n');
     await writeFile(file, [lines[0], lines[1], lines[1]!.replace('user e0', 'a later line with the same id'), lines[2], lines[3], ''].join('\n'));
     const store = await JsonlStore.open(file);
     const log = createSessionLog(store);
-    expect(store.warnings.map((w) => w.message)).toEqual([expect.stringContaining(':3, field id: duplicate id "e0"')]);
-    expect(log.get('e0')).toEqual(chain(3)[0]);
+    expect(store.warnings.map((w) => w.message)).toEqual([expect.stringContaining(':2, field id: id "e0" is repeated on line 3')]);
+    expect(log.warnings).toBe(store.warnings);
+    expect(log.get('e0')).toEqual(userEntry('e0', null, 'a later line with the same id'));
     expect(log.path().map((e) => e.id)).toEqual(['e0', 'e1', 'e2']);
     await log.append([userEntry('e3', 'e2')]);
     expect(log.get('e3')).toEqual(userEntry('e3', 'e2'));
@@ -198,7 +229,7 @@ describe('JsonlStore: opening in one pass', () => {
 
 describe('JsonlStore: one writer', () => {
   it('a second writer gets "session is locked"; readers are not blocked; close releases the lock', async () => {
-    const first = await JsonlStore.open(file);
+    const first = await JsonlStore.open(file, { create: true });
     const error = await JsonlStore.open(file).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SessionLockedError);
     expect((error as Error).message).toMatch(/^session is locked: .* by process \d+/);

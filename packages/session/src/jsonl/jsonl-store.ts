@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { open, rename, writeFile, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Entry } from '@tiller/core';
-import { AppendError, SessionFileError, type ReadWarning } from '../errors.js';
+import { z } from 'zod';
+import { checkOptions } from '../check-options.js';
+import { AppendError, SessionFileError, SessionOptionsError } from '../errors.js';
+import type { ReadWarning } from '../read-warning.js';
 import type { SessionStore } from '../store.js';
 import { acquireLock, type FileLock } from './file-lock.js';
 import { HEADER_TYPE, SESSION_FORMAT_VERSION, serializeEntry, serializeHeader, type SessionFileHeader } from './format.js';
@@ -29,9 +32,37 @@ export interface JsonlStoreOptions {
   strict?: boolean;
   /** Only read: no lock is taken, nothing is ever written, `append` refuses. Default false. */
   readOnly?: boolean;
-  /** For a file that does not exist yet: its session id (default a random UUID) and creation time. */
-  create?: { id?: string; createdAt?: string } | false;
+  /**
+   * Whether a missing file may be created. Default false: the file must exist, and a missing one
+   * fails with a `SessionFileError` (code `not_found`) naming the path, so a mistyped path never
+   * starts an empty session. `true`, or `{id?, createdAt?}` for the new header (default a random
+   * UUID and now): a missing file is created; an existing one is opened as it is.
+   */
+  create?: boolean | CreateOptions;
 }
+
+export interface CreateOptions {
+  /** The new session's id: a non-empty string. Default a random UUID. */
+  id?: string;
+  /** The new session's creation time: a non-empty string (ISO 8601 by convention). Default now. */
+  createdAt?: string;
+}
+
+const JsonlStoreOptions = z.strictObject({
+  fsync: z.enum(['always', 'batch', 'never']).optional(),
+  batchIntervalMs: z.number().finite().nonnegative().optional(),
+  strict: z.boolean().optional(),
+  readOnly: z.boolean().optional(),
+  create: z
+    .union([
+      z.boolean(),
+      z.strictObject({
+        id: z.string().min(1, 'expected a non-empty string').optional(),
+        createdAt: z.string().min(1, 'expected a non-empty string').optional(),
+      }),
+    ], { error: 'expected true, false or {id?, createdAt?}' })
+    .optional(),
+});
 
 /** A session in a JSONL file: a header line, then one entry per line. One writer at a time. */
 export class JsonlStore implements SessionStore {
@@ -89,30 +120,39 @@ export class JsonlStore implements SessionStore {
   }
 
   /**
-   * Opens (or creates) a session file. A writer takes `<path>.lock` first and fails with
-   * `SessionLockedError` while another live process holds it. Opening never changes the file.
+   * Opens a session file; creates it only when `create` says so. A writer takes `<path>.lock`
+   * first and fails with `SessionLockedError` while another live process holds it. Opening never
+   * changes an existing file. Options are checked before anything is touched: a bad one fails
+   * with a `SessionOptionsError` naming it, and nothing is written.
    */
   static async open(path: string, options: JsonlStoreOptions = {}): Promise<JsonlStore> {
-    const readOnly = options.readOnly ?? false;
-    const durability = checkOptions(path, options);
+    if (typeof path !== 'string' || path === '') {
+      throw new SessionOptionsError('JsonlStore.open', 'path', `expected the path of a session file, got ${JSON.stringify(path) ?? String(path)}`);
+    }
+    const checked = checkOptions(`JsonlStore.open(${path})`, JsonlStoreOptions, options);
+    const readOnly = checked.readOnly ?? false;
+    const durability = checked.fsync ?? 'always';
+    const create = checked.create === true ? {} : checked.create || undefined;
+    if (readOnly && create) throw new SessionOptionsError(`JsonlStore.open(${path})`, 'create', 'a read-only open never creates a file');
     const lock = readOnly ? undefined : await acquireLock(path).catch((error: unknown) => {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      throw new SessionFileError({ file: path, line: 0 }, `cannot create the lock file: the folder ${dirname(path)} does not exist`);
+      if (!create) throw notFound(path);
+      throw new SessionFileError({ file: path, line: 0 }, `cannot create the lock file: the folder ${dirname(path)} does not exist`, 'not_found');
     });
     let handle: FileHandle | undefined;
     try {
-      handle = await openSessionFile(path, readOnly, options.create, durability);
+      handle = await openSessionFile(path, readOnly, create, durability);
       let bytes: Buffer;
       try {
         bytes = await readRange(handle, 0, (await handle.stat()).size);
       } catch (error) {
-        throw new SessionFileError({ file: path, line: 0 }, `cannot read the session file: ${(error as Error).message}`);
+        throw new SessionFileError({ file: path, line: 0 }, `cannot read the session file: ${(error as Error).message}`, 'unreadable');
       }
       if (readOnly) {
         await handle.close();
         handle = undefined;
       }
-      const parsed = parseSessionFile(bytes, { file: path, strict: options.strict ?? false });
+      const parsed = parseSessionFile(bytes, { file: path, strict: checked.strict ?? false });
       if (!readOnly && parsed.version !== SESSION_FORMAT_VERSION) {
         throw new SessionFileError(
           { file: path, line: 1, field: 'version' },
@@ -128,7 +168,7 @@ export class JsonlStore implements SessionStore {
         byId: parsed.byId,
         warnings: parsed.warnings,
         durability,
-        batchIntervalMs: options.batchIntervalMs ?? 200,
+        batchIntervalMs: checked.batchIntervalMs ?? 200,
         handle,
         lock,
         tornBytes: parsed.tornBytes,
@@ -219,41 +259,32 @@ export class JsonlStore implements SessionStore {
   }
 }
 
-function checkOptions(path: string, options: JsonlStoreOptions): Durability {
-  const fsync = options.fsync ?? 'always';
-  if (fsync !== 'always' && fsync !== 'batch' && fsync !== 'never') {
-    throw new TypeError(`JsonlStore.open(${path}): option fsync must be 'always', 'batch' or 'never', got ${JSON.stringify(fsync)}`);
-  }
-  const interval = options.batchIntervalMs;
-  if (interval !== undefined && !(Number.isFinite(interval) && interval >= 0)) {
-    throw new TypeError(`JsonlStore.open(${path}): option batchIntervalMs must be a non-negative number, got ${String(interval)}`);
-  }
-  return fsync;
+function notFound(path: string): SessionFileError {
+  return new SessionFileError(
+    { file: path, line: 0 },
+    'no session file there (to start a new session at this path, open it with the option create: true)',
+    'not_found',
+  );
 }
 
 /**
  * Opens the file to read it (and, for a writer, to append to it later): one handle for both. A
- * writer's missing file is created first unless `create` is false.
+ * writer's missing file is created first when `create` is given.
  */
-async function openSessionFile(
-  path: string,
-  readOnly: boolean,
-  create: JsonlStoreOptions['create'],
-  durability: Durability,
-): Promise<FileHandle> {
+async function openSessionFile(path: string, readOnly: boolean, create: CreateOptions | undefined, durability: Durability): Promise<FileHandle> {
   try {
     return await open(path, readOnly ? 'r' : 'r+');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || readOnly || create === false) {
-      throw new SessionFileError({ file: path, line: 0 }, `cannot read the session file: ${(error as Error).message}`);
-    }
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && !create) throw notFound(path);
+    if (code !== 'ENOENT') throw new SessionFileError({ file: path, line: 0 }, `cannot read the session file: ${(error as Error).message}`, 'unreadable');
   }
-  await createFile(path, create ?? {}, durability);
+  await createFile(path, create!, durability);
   return open(path, 'r+');
 }
 
 /** Writes the header to a temporary file and renames it into place: the file never exists without it. */
-async function createFile(path: string, create: { id?: string; createdAt?: string }, durability: Durability): Promise<void> {
+async function createFile(path: string, create: CreateOptions, durability: Durability): Promise<void> {
   const header: SessionFileHeader = {
     type: HEADER_TYPE,
     version: SESSION_FORMAT_VERSION,
@@ -281,8 +312,14 @@ async function syncDirectory(dir: string): Promise<void> {
  * to `target` (default: in place, atomically). The only operation that rewrites a session file.
  */
 export async function upgradeSessionFile(path: string, target: string = path): Promise<{ from: number; to: number }> {
+  if (typeof target !== 'string' || target === '') {
+    throw new SessionOptionsError('upgradeSessionFile', 'target', `expected the path to write the copy to, got ${JSON.stringify(target) ?? String(target)}`);
+  }
   const source = await JsonlStore.open(path, { readOnly: true, strict: true });
-  const lock = await acquireLock(target);
+  const lock = await acquireLock(target).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    throw new SessionFileError({ file: target, line: 0 }, `cannot write the copy: the folder ${dirname(target)} does not exist`, 'not_found');
+  });
   try {
     let text = `${serializeHeader({ ...source.header, version: SESSION_FORMAT_VERSION })}\n`;
     for (const entry of source.entries) text += `${serializeEntry(entry)}\n`;

@@ -1,5 +1,6 @@
 import { Entry } from '@tiller/core';
-import { SessionFileError, type ReadWarning } from '../errors.js';
+import { SessionFileError } from '../errors.js';
+import { readWarning, type ReadWarning } from '../read-warning.js';
 import { checkEntryShape } from './check-entry-shape.js';
 import { HEADER_TYPE, migrationFrom, SESSION_FORMAT_VERSION, type SessionFileHeader } from './format.js';
 
@@ -27,9 +28,12 @@ export interface ParsedSessionFile {
 const NEWLINE = 0x0a;
 
 /**
- * Reads a session file's bytes in one pass. A last line cut off mid-write (no newline after it
- * and not parseable) is skipped with a warning; a bad line elsewhere is skipped with a warning
- * naming its line, or, in strict mode, fails. Entries that repeat an id are bad lines too.
+ * Reads a session file's bytes. A last line cut off mid-write (no newline after it and not
+ * parseable) is skipped with a warning; a bad line elsewhere is skipped with a warning naming its
+ * line and field, or, in strict mode, fails. An entry whose parent is not on an earlier line is
+ * kept as a root (its `parentId` read as null), so a path never leads forward in the file and
+ * never loops. When an id repeats, the last line with it wins: that is the line a reader going
+ * backwards from the end (`resumeContext`) meets first, so both reads agree.
  *
  * Each line is decoded from the bytes on its own, never the file as one string: a single
  * non-ASCII character would make that string two bytes a character (twice the file's size held
@@ -37,24 +41,52 @@ const NEWLINE = 0x0a;
  */
 export function parseSessionFile(bytes: Buffer, options: ParseOptions): ParsedSessionFile {
   const { file, strict } = options;
-  const warnings: ReadWarning[] = [];
-  let tornBytes = 0;
-
-  const bad = (line: number, field: string, reason: string) => {
-    if (strict) throw new SessionFileError({ file, line, field }, reason);
-    warnings.push({ line, kind: 'corrupt_line', message: `${file}:${line}, field ${field}: ${reason}; line skipped` });
-  };
-
   const headerEnd = bytes.indexOf(NEWLINE);
   const header = parseHeader(bytes.toString('utf8', 0, headerEnd < 0 ? bytes.length : headerEnd), file, headerEnd < 0);
-  const migrate = migrationFrom(header.version);
-  const entries: Entry[] = [];
-  const byId = new Map<string, Entry>();
-  // Most entries follow the one before them: their parent needs no lookup.
-  let previousId: string | null = null;
+  const body: BodyReader = { bytes, start: headerEnd < 0 ? bytes.length : headerEnd + 1, file, strict, migrate: migrationFrom(header.version) };
 
-  // `line` is the 1-based number of the line that starts at `start`; the header is line 1.
-  for (let start = headerEnd < 0 ? bytes.length : headerEnd + 1, line = 2; start < bytes.length; line++) {
+  // One pass in the usual case; a repeated id (which only damage makes) reads the body again.
+  const tree = new TreeBuilder(file, strict);
+  let repeated = false;
+  const tornBytes = readEntryLines(body, tree.warnings, (entry, line) => {
+    if (!tree.byId.has(entry.id)) tree.add(entry, line);
+    else if (strict) throw new SessionFileError({ file, line, field: 'id' }, `duplicate id "${entry.id}"`);
+    else repeated = true;
+  });
+  const built = repeated ? lastLineWins(body) : tree;
+  return {
+    header,
+    version: header.version,
+    entries: built.entries,
+    byId: built.byId,
+    warnings: built.warnings,
+    tornBytes,
+    endsWithNewline: tornBytes > 0 || bytes.length === 0 || bytes[bytes.length - 1] === NEWLINE,
+  };
+}
+
+interface BodyReader {
+  bytes: Buffer;
+  /** Where the first entry line starts. */
+  start: number;
+  file: string;
+  strict: boolean;
+  migrate: ((line: Record<string, unknown>) => Record<string, unknown>) | undefined;
+}
+
+/**
+ * Calls `onEntry` for every line that is a well-formed entry, with its 1-based line number (the
+ * header is line 1); warns about (or, strict, fails on) the others. Returns the length of a torn
+ * last line (0 when there is none).
+ */
+function readEntryLines(body: BodyReader, warnings: ReadWarning[], onEntry: (entry: Entry, line: number) => void): number {
+  const { bytes, file, strict, migrate } = body;
+  const bad = (line: number, field: string, reason: string) => {
+    if (strict) throw new SessionFileError({ file, line, field }, reason);
+    warnings.push(readWarning('corrupt_line', { file, line, field }, reason));
+  };
+  let tornBytes = 0;
+  for (let start = body.start, line = 2; start < bytes.length; line++) {
     const newline = bytes.indexOf(NEWLINE, start);
     const end = newline < 0 ? bytes.length : newline;
     const lineStart = start;
@@ -67,50 +99,73 @@ export function parseSessionFile(bytes: Buffer, options: ParseOptions): ParsedSe
       if (newline < 0) {
         // No newline after it: the writer died mid-line. Everything before it stands.
         tornBytes = end - lineStart;
-        warnings.push({ line, kind: 'torn_line', message: `${file}:${line}: the last line is incomplete (a write was cut off); skipped` });
+        warnings.push(readWarning('torn_line', { file, line }, 'the last line is incomplete (a write was cut off)'));
       } else {
         bad(line, '(line)', 'not valid JSON');
       }
       continue;
     }
-    if (migrate && typeof value === 'object' && value !== null) value = migrate(value as Record<string, unknown>);
+    if (migrate && typeof value === 'object' && value !== null && !Array.isArray(value)) value = migrate(value as Record<string, unknown>);
     const problem = checkEntryShape(value);
     if (problem) {
       bad(line, problem.field, problem.reason);
       continue;
     }
-    const entry = value as Entry;
     if (strict) {
-      const parsed = Entry.safeParse(entry);
+      const parsed = Entry.safeParse(value);
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;
         throw new SessionFileError({ file, line, field: issue.path.join('.') || '(entry)' }, issue.message);
       }
     }
-    const { id, parentId } = entry;
-    if (byId.has(id)) {
-      bad(line, 'id', `duplicate id "${id}"`);
-      continue;
-    }
-    if (parentId !== null && parentId !== previousId && !byId.has(parentId)) {
-      const reason = `parent "${parentId}" is not an earlier entry`;
-      if (strict) throw new SessionFileError({ file, line, field: 'parentId' }, reason);
-      // Kept: its path starts here now. Dropping it would lose the entries after it as well.
-      warnings.push({ line, kind: 'corrupt_line', message: `${file}:${line}, field parentId: ${reason}; kept as a root` });
-    }
-    byId.set(id, entry);
-    entries.push(entry);
-    previousId = id;
+    onEntry(value as Entry, line);
   }
-  return {
-    header,
-    version: header.version,
-    entries,
-    byId,
-    warnings,
-    tornBytes,
-    endsWithNewline: tornBytes > 0 || bytes.length === 0 || bytes[bytes.length - 1] === NEWLINE,
-  };
+  return tornBytes;
+}
+
+/** Entries in file order, indexed by id, each parent an earlier entry. */
+class TreeBuilder {
+  readonly entries: Entry[] = [];
+  readonly byId = new Map<string, Entry>();
+  readonly warnings: ReadWarning[] = [];
+  // Most entries follow the one before them: their parent needs no lookup.
+  #previousId: string | null = null;
+
+  constructor(
+    readonly file: string,
+    readonly strict: boolean,
+  ) {}
+
+  add(entry: Entry, line: number): void {
+    const { parentId } = entry;
+    if (parentId !== null && parentId !== this.#previousId && !this.byId.has(parentId)) {
+      const reason = `parent "${parentId}" is not an earlier entry`;
+      if (this.strict) throw new SessionFileError({ file: this.file, line, field: 'parentId' }, reason);
+      // Kept: its path starts here now. Dropping it would lose the entries after it as well.
+      this.warnings.push(readWarning('missing_parent', { file: this.file, line, field: 'parentId' }, reason));
+      entry = { ...entry, parentId: null };
+    }
+    this.byId.set(entry.id, entry);
+    this.entries.push(entry);
+    this.#previousId = entry.id;
+  }
+}
+
+/** The tree when ids repeat: of the lines that share an id, the last one is the entry. */
+function lastLineWins(body: BodyReader): TreeBuilder {
+  const tree = new TreeBuilder(body.file, body.strict);
+  const lines: { entry: Entry; line: number }[] = [];
+  readEntryLines(body, tree.warnings, (entry, line) => lines.push({ entry, line }));
+  const last = new Map<string, number>();
+  for (let i = 0; i < lines.length; i++) last.set(lines[i]!.entry.id, i);
+  for (let i = 0; i < lines.length; i++) {
+    const { entry, line } = lines[i]!;
+    const winner = last.get(entry.id)!;
+    if (winner === i) tree.add(entry, line);
+    else tree.warnings.push(readWarning('repeated_id', { file: body.file, line, field: 'id' }, `id "${entry.id}" is repeated on line ${lines[winner]!.line}`));
+  }
+  tree.warnings.sort((a, b) => a.line - b.line);
+  return tree;
 }
 
 export function parseHeader(text: string, file: string, onlyLine: boolean): SessionFileHeader {

@@ -3,10 +3,11 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { useTempDir } from '../../test/temp-dir.js';
-import { chain, compactionEntry, userEntry } from '../../test/entries.js';
+import { AT, chain, compactionEntry, userEntry } from '../../test/entries.js';
 import type { Entry } from '@tiller/core';
 import { opArb, recordSession } from '../../test/session-ops.js';
 import { createSessionLog } from '../session-log.js';
+import { serializeEntry } from './format.js';
 import { JsonlStore } from './jsonl-store.js';
 import { FIRST_WINDOW_BYTES, resumeContext } from './resume-context.js';
 
@@ -155,5 +156,47 @@ describe('resumeContext', () => {
     it('numbers a torn last line from the top of the file', async () => {
       expect(await resumeTorn(bigChain(60))).toMatchObject({ read: 'tail', leafId: 'b59', warnings: [{ line: 62, kind: 'torn_line' }] });
     });
+  });
+});
+
+describe('resumeContext and a full open agree on damaged files', () => {
+  const serialized = (entries: Entry[]) => entries.map((e) => `${serializeEntry(e)}\n`).join('');
+  const header = `${JSON.stringify({ type: 'tiller.session', version: 2, id: 'd', createdAt: AT })}\n`;
+  async function both(body: string) {
+    const file = join(tempDir(), `d${n++}.jsonl`);
+    await writeFile(file, header + body);
+    const full = createSessionLog(await JsonlStore.open(file, { readOnly: true }));
+    const resumed = await resumeContext(file);
+    return { full, resumed };
+  }
+
+  it('a repeated id near the end: both keep its last line', async () => {
+    const { full, resumed } = await both(serialized([...chain(3), userEntry('e1', 'e0', 'the same id again')]));
+    expect(full.leafId).toBe('e1');
+    expect(full.get('e1')).toEqual(userEntry('e1', 'e0', 'the same id again'));
+    expect(resumed.leafId).toBe(full.leafId);
+    expect(resumed.context).toEqual(full.context());
+    expect(resumed.warnings.map((w) => [w.kind, w.line])).toEqual(full.warnings.map((w) => [w.kind, w.line]));
+  });
+
+  it('a repeated id whose first line lies before the latest compaction: both keep its last line', async () => {
+    const entries = [userEntry('e4', null, 'an old line with a later id'), ...chain(4), compactionEntry('c', 'e3', 'e2'), userEntry('e4', 'c')];
+    const { full, resumed } = await both(serialized(entries));
+    expect(full.leafId).toBe('e4');
+    expect(resumed).toMatchObject({ read: 'tail', leafId: 'e4' });
+    expect(resumed.context).toEqual(full.context());
+  });
+
+  it('an entry whose parent comes later is a root in both: no path leads forward or around in a circle', async () => {
+    // A names Z as its parent and Z names A: followed blindly, the path never ends.
+    const { full, resumed } = await both(serialized([userEntry('A', 'Z'), userEntry('Z', 'A')]));
+    expect(full.path().map((e) => e.id)).toEqual(['A', 'Z']);
+    expect(full.warnings).toEqual([expect.objectContaining({ kind: 'missing_parent', line: 2, field: 'parentId' })]);
+    expect(resumed.path.map((e) => [e.id, e.parentId])).toEqual(full.path().map((e) => [e.id, e.parentId]));
+    expect(resumed.context).toEqual(full.context());
+    // An entry naming itself as its parent, likewise.
+    const self = await both(serialized([userEntry('S', 'S')]));
+    expect(self.full.path().map((e) => e.id)).toEqual(['S']);
+    expect(self.resumed.path.map((e) => e.id)).toEqual(['S']);
   });
 });

@@ -1,6 +1,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { buildContext, type Entry, type Message } from '@tiller/core';
-import type { ReadWarning } from '../errors.js';
+import { SessionFileError, SessionOptionsError } from '../errors.js';
+import { readWarning, type ReadWarning } from '../read-warning.js';
 import { createSessionLog } from '../session-log.js';
 import { checkEntryShape } from './check-entry-shape.js';
 import { SESSION_FORMAT_VERSION, type SessionFileHeader } from './format.js';
@@ -45,7 +46,14 @@ const HEADER_BYTES = 64 * 1024;
  * on the path, a line without the prefix) is opened fully instead, with the usual warnings.
  */
 export async function resumeContext(path: string): Promise<ResumedContext> {
-  const handle = await open(path, 'r');
+  if (typeof path !== 'string' || path === '') {
+    throw new SessionOptionsError('resumeContext', 'path', `expected the path of a session file, got ${JSON.stringify(path) ?? String(path)}`);
+  }
+  const handle = await open(path, 'r').catch((error: unknown) => {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === 'ENOENT' ? 'no session file there' : `cannot read the session file: ${(error as Error).message}`;
+    throw new SessionFileError({ file: path, line: 0 }, reason, code === 'ENOENT' ? 'not_found' : 'unreadable');
+  });
   let tail: SettledRead;
   let header: SessionFileHeader;
   try {
@@ -60,7 +68,7 @@ export async function resumeContext(path: string): Promise<ResumedContext> {
     await handle.close();
   }
   if (tail.kind === 'unreadable') return fullRead(path);
-  return { header, leafId: tail.leafId, path: tail.path, warnings: tail.warnings, context: buildContext(tail.path), read: 'tail' };
+  return { header, leafId: tail.leafId, path: tail.path, warnings: tail.warnings, context: buildContext(tail.path, { openBatch: 'leave' }), read: 'tail' };
 }
 
 /**
@@ -87,7 +95,7 @@ async function fullRead(path: string): Promise<ResumedContext> {
   const store = await JsonlStore.open(path, { readOnly: true });
   const log = createSessionLog(store);
   const full = log.path();
-  return { header: store.header, leafId: log.leafId, path: full, context: buildContext(full), read: 'full', warnings: [...store.warnings] };
+  return { header: store.header, leafId: log.leafId, path: full, context: log.context(), read: 'full', warnings: [...store.warnings] };
 }
 
 /**
@@ -108,8 +116,13 @@ type SettledRead = Extract<TailRead, { kind: 'path' | 'unreadable' }>;
 function readTail(bytes: Buffer, bodyStart: number, whole: boolean, file: string): TailRead {
   const warnings: ReadWarning[] = [];
   const collected: Entry[] = [];
+  // Every id the walk has passed. A full open keeps the last line of an id that repeats; going
+  // backwards, the first line met is that one, but a repeat seen here (or a parent that only a
+  // later line has) needs the whole file to be read the same way: it is opened fully.
+  const seen = new Set<string>();
   let want: string | null | undefined;
   let firstKept: string | undefined;
+  let rootStart = -1;
   const done = (): TailRead => ({ kind: 'path', leafId: collected[0]?.id ?? null, path: collected.reverse(), warnings });
   let lineEnd = bytes.length;
   while (lineEnd > bodyStart) {
@@ -125,26 +138,36 @@ function readTail(bytes: Buffer, bodyStart: number, whole: boolean, file: string
       if (!entry) {
         if (terminated) return { kind: 'unreadable' };
         if (!whole) return { kind: 'whole' };
-        const thisLine = lineNumberAt(bytes, lineStart) + 1;
-        warnings.push({ line: thisLine, kind: 'torn_line', message: `${file}:${thisLine}: the last line is incomplete (a write was cut off); skipped` });
+        const line = lineNumberAt(bytes, lineStart) + 1;
+        warnings.push(readWarning('torn_line', { file, line }, 'the last line is incomplete (a write was cut off)'));
         continue;
       }
       want = entry.id;
     }
     const prefix = readPrefix(bytes, lineStart, contentEnd);
-    if (!prefix) return { kind: 'unreadable' };
+    if (!prefix || seen.has(prefix.id)) return { kind: 'unreadable' };
+    seen.add(prefix.id);
     if (prefix.id !== want) continue;
     const entry = parseLine(bytes, lineStart, contentEnd);
     if (!entry) return { kind: 'unreadable' };
     collected.push(entry);
+    rootStart = lineStart;
     if (entry.kind === 'compaction' && firstKept === undefined) firstKept = entry.firstKeptEntryId;
     if (entry.id === firstKept) return done();
     want = entry.parentId;
     if (want === null) return done();
   }
-  // Out of lines: in the whole body the path ends here (its first entry's parent is missing, as a
-  // full open reads it too); in a partial window the rest of it lies before the window.
-  return whole ? done() : { kind: 'more' };
+  // Out of lines: in a partial window the rest of the path lies before the window.
+  if (!whole) return { kind: 'more' };
+  // In the whole body the path ends here: its first entry's parent is on no earlier line, and a
+  // full open reads that entry as a root too.
+  const root = collected.at(-1);
+  if (root && root.parentId !== null) {
+    const line = lineNumberAt(bytes, rootStart) + 1;
+    warnings.push(readWarning('missing_parent', { file, line, field: 'parentId' }, `parent "${root.parentId}" is not an earlier entry`));
+    collected[collected.length - 1] = { ...root, parentId: null };
+  }
+  return done();
 }
 
 function parseLine(bytes: Buffer, start: number, end: number): Entry | undefined {

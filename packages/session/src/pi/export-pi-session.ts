@@ -1,4 +1,7 @@
-import type { CompactionEntry, BranchSummaryEntry, Entry } from '@tiller/core';
+import { Entry, type BranchSummaryEntry, type CompactionEntry } from '@tiller/core';
+import { z } from 'zod';
+import { checkOptions } from '../check-options.js';
+import { SessionOptionsError } from '../errors.js';
 import { CustomTypes } from '../custom-types.js';
 import { hostMetaOf, isRecord, PI_FORMAT_VERSION, piStashOf, TILLER_META_FIELD, type PiRecord, type PiSessionHeader } from './pi-format.js';
 import { tillerMessageToPi } from './pi-messages.js';
@@ -27,6 +30,15 @@ const PI_TYPE_OF: Record<string, string> = {
  * nearest shape (see docs/session.md).
  */
 export function exportPiSession(entries: readonly Entry[], options: ExportPiOptions = {}): string {
+  checkOptions('exportPiSession', ExportPiOptionsSchema, options);
+  if (!Array.isArray(entries)) throw new SessionOptionsError('exportPiSession', 'entries', 'expected an array of entries');
+  for (let i = 0; i < entries.length; i++) {
+    const parsed = Entry.safeParse(entries[i]);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new SessionOptionsError('exportPiSession', `entries[${i}]${issue.path.length ? `.${issue.path.join('.')}` : ''}`, issue.message);
+    }
+  }
   const first = entries[0];
   const header: PiSessionHeader = options.header
     ? { ...options.header, version: PI_FORMAT_VERSION }
@@ -40,6 +52,19 @@ export function exportPiSession(entries: readonly Entry[], options: ExportPiOpti
   }
   return `${lines.join('\n')}\n`;
 }
+
+const ExportPiOptionsSchema = z.strictObject({
+  header: z
+    .looseObject({
+      type: z.literal('session'),
+      version: z.number().optional(),
+      id: z.string().min(1, 'expected a non-empty string'),
+      timestamp: z.string(),
+      cwd: z.string().optional(),
+      parentSession: z.string().optional(),
+    })
+    .optional(),
+});
 
 function toPiEntry(entry: Entry): PiRecord {
   const base = { id: entry.id, parentId: entry.parentId, timestamp: entry.at };

@@ -1,5 +1,5 @@
-import { buildContext, Entry } from '@tiller/core';
-import { readFixture, type FixtureName } from '@tiller/testing';
+import { buildContext, Entry, LOST_RESULT_NOTE } from '@tiller/core';
+import { generatePiSession, readFixture, recordedFixtures } from '@tiller/testing';
 import { describe, expect, it } from 'vitest';
 import { contextDifferences, piContext } from '../../test/pi-reference.js';
 import { CustomTypes } from '../custom-types.js';
@@ -7,12 +7,17 @@ import { PiImportError } from '../errors.js';
 import { exportPiSession } from './export-pi-session.js';
 import { importPiSession } from './import-pi-session.js';
 
-const fixtures: FixtureName[] = ['pi-large-session.jsonl', 'pi-before-compaction.jsonl'];
+const recorded = recordedFixtures();
 
-describe('importPiSession on recorded pi sessions (format 1)', () => {
-  for (const name of fixtures) {
+/** Format 1 sessions: generated ones always, the recorded ones when they are there. */
+const sessions: { name: string; text: string }[] = [
+  ...[1, 2, 3].map((seed) => ({ name: `generated session ${seed}`, text: generatePiSession({ seed, format: 1 }).text })),
+  ...(recorded.available ? recorded.names.map((name) => ({ name, text: readFixture(name) })) : []),
+];
+
+describe('importPiSession on pi format 1 sessions', () => {
+  for (const { name, text } of sessions) {
     it(`${name}: builds the context pi builds`, () => {
-      const text = readFixture(name);
       const imported = importPiSession(text, { source: name });
       expect(imported.version).toBe(1);
       expect(imported.warnings).toEqual([]);
@@ -21,7 +26,6 @@ describe('importPiSession on recorded pi sessions (format 1)', () => {
     });
 
     it(`${name}: import, export, import gives the same entries, and pi reads the export as the original`, () => {
-      const text = readFixture(name);
       const imported = importPiSession(text);
       const exported = exportPiSession(imported.entries, { header: imported.header });
       const again = importPiSession(exported);
@@ -33,7 +37,6 @@ describe('importPiSession on recorded pi sessions (format 1)', () => {
     });
 
     it(`${name}: entries re-parsed by the Entry schema export and import unchanged`, () => {
-      const text = readFixture(name);
       const imported = importPiSession(text);
       // A zod parse keeps only what the schema knows: pi's own fields must be inside it (meta.pi).
       const reparsed = imported.entries.map((e) => Entry.parse(e));
@@ -46,12 +49,60 @@ describe('importPiSession on recorded pi sessions (format 1)', () => {
     });
   }
 
-  it('pi-before-compaction.jsonl: 446 messages, the latest compaction summary first', () => {
+  const generated = generatePiSession({ seed: 4, format: 1 });
+
+  it('starts the context with the latest compaction summary and keeps shell commands as custom entries', () => {
+    const imported = importPiSession(generated.text);
+    const compactions = imported.entries.filter((e) => e.kind === 'compaction');
+    expect(compactions).toHaveLength(generated.counts.compactions);
+    expect(compactions.length).toBeGreaterThan(1);
+    const context = buildContext(imported.entries);
+    expect(context).toHaveLength(piContext(generated.text).length);
+    const first = context[0]!;
+    expect(first.role).toBe('user');
+    expect(JSON.stringify(first.content)).toContain(JSON.stringify(compactions.at(-1)!.summary).slice(1, -1));
+    const bash = imported.entries.filter((e) => e.kind === 'custom' && e.customType === CustomTypes.piMessage);
+    expect(bash).toHaveLength(generated.counts.bashExecutions);
+  });
+
+  it('gives format 1 entries stable ids from their line numbers', () => {
+    const a = importPiSession(generated.text);
+    expect(a.entries[0]!.id).toBe('line-2');
+    expect(a.entries[0]!.parentId).toBeNull();
+    expect(a.entries[1]!.parentId).toBe('line-2');
+    expect(importPiSession(generated.text).entries.map((e) => e.id)).toEqual(a.entries.map((e) => e.id));
+    expect(a.leafId).toBe(a.entries.at(-1)!.id);
+  });
+
+  it('keeps assistant usage, stop reason and model in Tiller fields', () => {
+    const imported = importPiSession(generated.text);
+    const assistants = imported.entries.flatMap((e) => (e.kind === 'message' && e.message.role === 'assistant' ? [e.message] : []));
+    expect(assistants.map((m) => m.stopReason)).toContain('aborted');
+    const firstCall = assistants.find((m) => m.stopReason === 'toolUse')!;
+    const line = generated.text.split('\n').map((l) => (l ? JSON.parse(l) : null)).find((l) => l?.message?.stopReason === 'toolUse');
+    const { input, output, cacheRead, cacheWrite } = line.message.usage;
+    // Format 1 has no totalTokens: the import counts input, output and cache tokens.
+    expect(line.message.usage.totalTokens).toBeUndefined();
+    expect(firstCall.usage).toMatchObject({ input, output, cacheRead, cacheWrite, totalTokens: input + output + cacheRead + cacheWrite });
+    expect(firstCall.model).toBe(`${line.message.provider}/${line.message.model}`);
+  });
+});
+
+describe('importPiSession on the recorded pi sessions', () => {
+  if (!recorded.available) {
+    it.skip(`skipped: ${recorded.reason}`, () => {});
+    return;
+  }
+
+  it('pi-before-compaction.jsonl: 448 messages, the latest compaction summary first', () => {
     const imported = importPiSession(readFixture('pi-before-compaction.jsonl'));
     const compactions = imported.entries.filter((e) => e.kind === 'compaction');
     expect(compactions).toHaveLength(2);
     const context = buildContext(imported.entries);
-    expect(context).toHaveLength(446);
+    // pi's 446, and an error result for each of the two calls the session leaves unanswered (an
+    // aborted message, a run that stopped mid-tool): a provider refuses a call without its result.
+    expect(context).toHaveLength(448);
+    expect(context.filter((m) => m.role === 'toolResult' && m.content[0]?.type === 'text' && m.content[0].text === LOST_RESULT_NOTE)).toHaveLength(2);
     const first = context[0]!;
     expect(first.role).toBe('user');
     expect(JSON.stringify(first.content)).toContain(compactions[1]!.summary.slice(0, 40));
@@ -59,17 +110,7 @@ describe('importPiSession on recorded pi sessions (format 1)', () => {
     expect(bash).toHaveLength(3);
   });
 
-  it('gives format 1 entries stable ids from their line numbers', () => {
-    const text = readFixture('pi-large-session.jsonl');
-    const a = importPiSession(text);
-    expect(a.entries[0]!.id).toBe('line-2');
-    expect(a.entries[0]!.parentId).toBeNull();
-    expect(a.entries[1]!.parentId).toBe('line-2');
-    expect(importPiSession(text).entries.map((e) => e.id)).toEqual(a.entries.map((e) => e.id));
-    expect(a.leafId).toBe(a.entries.at(-1)!.id);
-  });
-
-  it('keeps assistant usage, stop reason and model in Tiller fields', () => {
+  it('pi-large-session.jsonl: keeps assistant usage, stop reason and model in Tiller fields', () => {
     const imported = importPiSession(readFixture('pi-large-session.jsonl'));
     const assistants = imported.entries.flatMap((e) => (e.kind === 'message' && e.message.role === 'assistant' ? [e.message] : []));
     expect(assistants.map((m) => m.stopReason)).toContain('aborted');

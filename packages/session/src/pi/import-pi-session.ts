@@ -1,6 +1,9 @@
 import { Entry, FileLists } from '@tiller/core';
 import { CustomTypes, isReservedCustomType } from '../custom-types.js';
-import { PiImportError, type ReadWarning } from '../errors.js';
+import { z } from 'zod';
+import { checkOptions } from '../check-options.js';
+import { PiImportError, SessionOptionsError } from '../errors.js';
+import { readWarning, type ReadWarning } from '../read-warning.js';
 import {
   isRecord,
   PI_FORMAT_VERSION,
@@ -34,6 +37,8 @@ export interface ImportPiOptions {
   source?: string;
 }
 
+const ImportPiOptionsSchema = z.strictObject({ source: z.string().optional() });
+
 /** pi entry types that become `custom` entries, with the customType each gets. */
 const CUSTOM_TYPE_OF: Record<string, string> = {
   label: CustomTypes.label,
@@ -50,7 +55,8 @@ const BASE_KEYS = ['type', 'id', 'parentId', 'timestamp'];
  * same file always imports to the same ids.
  */
 export function importPiSession(text: string, options: ImportPiOptions = {}): PiImport {
-  const file = options.source ?? 'pi session';
+  const file = checkOptions('importPiSession', ImportPiOptionsSchema, options).source ?? 'pi session';
+  if (typeof text !== 'string') throw new SessionOptionsError('importPiSession', 'text', `expected the text of a pi session file, got ${typeof text}`);
   const warnings: ReadWarning[] = [];
   const lines = text.split('\n');
   const parsed: { line: number; value: PiRecord }[] = [];
@@ -62,11 +68,8 @@ export function importPiSession(text: string, options: ImportPiOptions = {}): Pi
       value = JSON.parse(line);
     } catch {
       const torn = i === lines.length - 1;
-      warnings.push({
-        line: i + 1,
-        kind: torn ? 'torn_line' : 'corrupt_line',
-        message: torn ? `${file}:${i + 1}: last line is incomplete, skipped` : `${file}:${i + 1}: not JSON, skipped`,
-      });
+      const at = { file, line: i + 1 };
+      warnings.push(torn ? readWarning('torn_line', at, 'the last line is incomplete') : readWarning('corrupt_line', { ...at, field: '(line)' }, 'not JSON'));
       continue;
     }
     if (!isRecord(value) || typeof value.type !== 'string') {

@@ -1,3 +1,4 @@
+import type { ShellError } from '../errors/shell-error.js';
 import type { BoundaryReason, LlmFailure, ProgressEvent, StopReason, Usage } from '@tiller/core';
 
 /** What the shell itself reports, beside the core's progress events. Every one carries its time. */
@@ -21,7 +22,8 @@ export type ShellEvent =
       tokensBefore: number;
       at: string;
     }
-  | { type: 'shell.error'; where: string; message: string; at: string };
+  /** Something went wrong beside the turn's own course; `error` is there when a typed error says more (a broken compaction policy's numbers). */
+  | { type: 'shell.error'; where: string; message: string; error?: ShellError | undefined; at: string };
 
 /** Everything a subscriber hears: the core's progress (turn, messages, tools, approvals, compaction, end) and the shell's. */
 export type AgentEvent = ProgressEvent | ShellEvent;

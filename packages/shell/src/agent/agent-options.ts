@@ -5,8 +5,8 @@ import type { TillerModel } from '@tiller/core';
 import { isTool, type Tool } from '../tools/define-tool.js';
 import type { ToolPolicy } from '../tools/policy.js';
 import type { JournalStore } from '../journal/journal-store.js';
-import type { InspectOption } from './inspection.js';
-import { AgentOptionsError } from '../errors.js';
+import type { InspectOption } from '../runtime/inspection.js';
+import { AgentOptionsError } from '../errors/agent-options-error.js';
 
 const fn = <T>(what: string) => z.custom<T>((value) => typeof value === 'function', { message: `expected ${what}` });
 const ms = z.number().int().positive();
@@ -85,6 +85,7 @@ export const AgentOptions = z.strictObject({
     )
     .optional(),
 });
+/** What `createAgent` takes; see docs/shell.md for each option. */
 export type AgentOptions = z.input<typeof AgentOptions>;
 export type ResolvedAgentOptions = z.output<typeof AgentOptions>;
 
@@ -101,7 +102,7 @@ export function resolveAgentOptions(options: AgentOptions, entryPoint = 'createA
   if (resolved.compactor.needsWindow?.(resolved.compactorOptions) && resolved.model.contextWindow === undefined) {
     // The compactor may still find the window in its catalog; only a missing entry there is an error.
     try {
-      (resolved.compactor as { windowFor?: (model: string, opts?: unknown) => number }).windowFor?.(resolved.model.id, resolved.compactorOptions);
+      resolved.compactor.windowFor?.(resolved.model.id, resolved.compactorOptions);
     } catch (error) {
       throw new AgentOptionsError(`${entryPoint}: the compactor needs the model's context window: ${(error as Error).message}; set model.contextWindow`);
     }

@@ -5,9 +5,10 @@ import { z } from 'zod';
 import { now } from '../clock.js';
 import { fileJournal, journalPathFor, memoryJournal, type JournalStore } from '../journal/journal-store.js';
 import type { AgentEvent, AgentListener } from './agent-event.js';
-import { AgentBusyError, AgentOptionsError } from '../errors.js';
+import { AgentBusyError } from '../errors/agent-busy-error.js';
+import { AgentOptionsError } from '../errors/agent-options-error.js';
+import { createTurnRuntime, journalHeader, type TurnRuntime } from '../runtime/turn-runtime.js';
 import { resolveAgentOptions, type AgentOptions } from './agent-options.js';
-import { createTurnRuntime, journalHeader, type TurnRuntime } from './turn-runtime.js';
 
 /** What a host sends as a prompt, a steering message or a follow-up: text, or a full user message. */
 export type UserInput = string | UserMessage;
@@ -25,7 +26,10 @@ export interface Agent extends AsyncIterable<AgentEvent> {
   followUp(input: UserInput): Promise<void>;
   /** Stops the running turn: the model stream and every running tool get the abort; the core closes the transcript. */
   abort(reason?: string): Promise<void>;
-  /** Decides parked tool calls; once every asked call has a decision, the batch goes on. */
+  /**
+   * Decides parked tool calls; once every asked call has a decision, the batch goes on. Throws
+   * `ApprovalError` for a malformed decision (a deny needs a rationale) or a call that is not waiting.
+   */
   approve(decisions: ApprovalDecision | readonly ApprovalDecision[]): void;
   /** Tool calls waiting for `approve`. */
   pendingApprovals(): ToolCallPart[];
@@ -44,13 +48,14 @@ export function createAgent(options: AgentOptions): Agent {
   const session = resolved.session ?? createSessionLog(new MemoryStore());
   const journal = resolved.journal ?? defaultJournal(session);
   const snapshot = start({ maxIterations: resolved.limits.maxIterations, entries: session.path() });
-  const runtime = createTurnRuntime({ options: resolved, session, journal, snapshot, header: journalHeader(resolved, session), nextSeq: 0 });
+  const runtime = createTurnRuntime({ options: resolved, session, journal, snapshot, header: journalHeader(resolved, session), nextSeq: 0, entryPoint: 'createAgent' });
   return hostApi(session, journal, runtime);
 }
 
+/** Beside the session's file when its store keeps one, else in memory. */
 function defaultJournal(session: SessionLog): JournalStore {
-  const path = (session.store as { path?: unknown }).path;
-  return typeof path === 'string' ? fileJournal(journalPathFor(path)) : memoryJournal();
+  const { path } = session.store;
+  return path === undefined ? memoryJournal() : fileJournal(journalPathFor(path));
 }
 
 function toUserMessage(input: UserInput, method: string): UserMessage {
@@ -78,7 +83,7 @@ export function hostApi(session: SessionLog, journal: JournalStore, runtime: Tur
       }
       runtime.admitTurn();
       const turnId = randomUUID();
-      const { outcome } = runtime.startTurn(turnId);
+      const outcome = runtime.startTurn(turnId);
       // If the start itself fails, the feed's error is the one the caller gets.
       outcome.catch(() => undefined);
       // Until turn.start is applied the snapshot shows no turn; `starting` covers that gap only, so a
@@ -96,18 +101,16 @@ export function hostApi(session: SessionLog, journal: JournalStore, runtime: Tur
     async abort(reason) {
       // A turn that is starting (its turn.start still queued) counts as running.
       if (!starting && !runtime.snapshot.context.turn) return;
-      const why = reason ?? 'aborted by the host';
-      runtime.abortSignal(why);
-      await runtime.feed({ type: 'abort', at: now(), reason: why });
+      await runtime.abort(reason ?? 'aborted by the host');
     },
-    approve: (decisions) => runtime.decide(Array.isArray(decisions) ? decisions : [decisions as ApprovalDecision]),
+    approve: (decisions) => runtime.decide(Array.isArray(decisions) ? decisions : [decisions]),
     pendingApprovals: () => runtime.pendingApprovals(),
     idle: () => runtime.idle(),
     subscribe: (listener) => runtime.subscribe(listener),
     events: () => runtime.events(),
     [Symbol.asyncIterator]: () => runtime.events(),
     async close() {
-      if (runtime.snapshot.context.turn) await agent.abort('the agent was closed');
+      await agent.abort('the agent was closed');
       await runtime.close();
     },
   };

@@ -1,13 +1,14 @@
 import { isBlockingEffect, settleInterruptedCalls, type ToolCallPart, type ToolOutcome } from '@tiller/core';
-import { JournalError, type JournalLine, lastSegment } from '../journal/journal-format.js';
+import { JournalError } from '../errors/journal-error.js';
+import { type JournalLine, lastSegment } from '../journal/journal-format.js';
 import { replayJournal } from '../journal/replay-journal.js';
 import type { Tool } from '../tools/define-tool.js';
 import { now } from '../clock.js';
 import type { AgentEvent, AgentListener } from './agent-event.js';
-import { AgentOptionsError } from '../errors.js';
+import { AgentOptionsError } from '../errors/agent-options-error.js';
+import { createTurnRuntime } from '../runtime/turn-runtime.js';
 import { resolveAgentOptions, type AgentOptions } from './agent-options.js';
 import { createAgent, hostApi, type Agent } from './create-agent.js';
-import { createTurnRuntime } from './turn-runtime.js';
 
 /** Same options as `createAgent`; the session and its journal are required: they are what is resumed. */
 export type ResumeOptions = AgentOptions &
@@ -21,20 +22,24 @@ export type ResumeOptions = AgentOptions &
  * exact snapshot the turn had, writes to the log any entries the crash kept from it, and carries
  * on with the effect the turn was waiting on. A tool call that started and never finished is not
  * run again (it gets an "interrupted" error result) unless its tool is `idempotent`; finished
- * calls keep their recorded results; a parked approval keeps waiting for `approve`.
+ * calls keep their recorded results; a parked approval keeps waiting for `approve`. A torn journal
+ * line (a write a crash cut short) is left out and reported to `listener` as a `shell.error`.
  */
 export async function resumeAgent({ listener, ...options }: ResumeOptions): Promise<Agent> {
   const resolved = resolveAgentOptions(options, 'resumeAgent');
   const { session, journal } = resolved;
   if (!session || !journal) throw new AgentOptionsError('resumeAgent: invalid options:\n✖ session and journal are required to resume');
   const lines = await journal.read();
+  for (const { line, text } of journal.torn ?? []) {
+    listener?.({ type: 'shell.error', where: 'journal', message: `journal line ${line} was torn by a crash mid-write and is left out: ${JSON.stringify(text)}`, at: now() });
+  }
   const fresh = () => {
     const agent = createAgent(options);
     if (listener) agent.subscribe(listener);
     return agent;
   };
   if (lines.length === 0) return fresh();
-  const replay = replayJournal(lines, { session });
+  const replay = replayJournal(lines, { session, segments: 'last' });
   if (replay.divergence) {
     const { seq, inputType } = replay.divergence;
     throw new JournalError(`resumeAgent: the journal does not replay: input ${seq} (${inputType}) gives other effects than it recorded`);
@@ -48,7 +53,7 @@ export async function resumeAgent({ listener, ...options }: ResumeOptions): Prom
 
   const segment = lastSegment(lines).lines;
   const lastSeq = segment.reduce((seq, line) => (line.type === 'input' ? line.seq : seq), -1);
-  const runtime = createTurnRuntime({ options: resolved, session, journal, snapshot, header: null, nextSeq: lastSeq + 1 });
+  const runtime = createTurnRuntime({ options: resolved, session, journal, snapshot, header: null, nextSeq: lastSeq + 1, entryPoint: 'resumeAgent' });
   if (listener) runtime.subscribe(listener);
   const agent = hostApi(session, journal, runtime);
 

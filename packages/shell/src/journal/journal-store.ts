@@ -1,11 +1,15 @@
 import { type FileHandle, open, readFile } from 'node:fs/promises';
-import { type JournalLine, parseJournalLines } from './journal-format.js';
+import type { ToolOutcome } from '@tiller/core';
+import type { JournalLine } from './journal-format.js';
+import { parseJournal, type TornLine } from './parse-journal.js';
 
 /** Where an agent writes its journal. `append` resolves once the line is written. */
 export interface JournalStore {
   append(line: JournalLine): Promise<void>;
   /** The lines written so far (a file journal reads its file). */
   read(): Promise<JournalLine[]>;
+  /** Torn lines the last `read` left out (a crash cut their write short); a store that cannot tear leaves this out. */
+  readonly torn?: readonly TornLine[] | undefined;
   /** Releases what the store holds (an open file); `agent.close()` calls it. */
   close?(): Promise<void>;
 }
@@ -33,22 +37,31 @@ export interface FileJournalOptions {
   durability?: 'always' | 'never';
 }
 
-/** A JSONL journal file; a new agent over the same file starts a new segment with its header. */
+/**
+ * A JSONL journal file; a new agent over the same file starts a new segment with its header. A
+ * file a crash left with a torn last line gets a line break before the next line, so the torn
+ * part stays a line of its own (which `read` reports and leaves out).
+ */
 export function fileJournal(path: string, options: FileJournalOptions = {}): JournalStore & { readonly path: string; close(): Promise<void> } {
   const sync = (options.durability ?? 'always') === 'always';
+  const compact = compactToolResults();
   let handle: Promise<FileHandle> | undefined;
   let queue: Promise<void> = Promise.resolve();
+  let torn: readonly TornLine[] = [];
   return {
     path,
     append(line) {
       const job = queue.then(async () => {
-        handle ??= open(path, 'a');
+        handle ??= openForAppend(path);
         const file = await handle;
-        await file.appendFile(`${JSON.stringify(line)}\n`, 'utf8');
+        await file.appendFile(`${JSON.stringify(compact(line))}\n`, 'utf8');
         if (sync) await file.datasync();
       });
       queue = job.catch(() => undefined);
       return job;
+    },
+    get torn() {
+      return torn;
     },
     async read() {
       await queue;
@@ -59,7 +72,9 @@ export function fileJournal(path: string, options: FileJournalOptions = {}): Jou
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
         throw error;
       }
-      return parseJournalLines(text, path);
+      const parsed = parseJournal(text, path);
+      torn = parsed.torn;
+      return parsed.lines;
     },
     async close() {
       await queue;
@@ -67,6 +82,34 @@ export function fileJournal(path: string, options: FileJournalOptions = {}): Jou
       handle = undefined;
       if (opened) await (await opened).close();
     },
+  };
+}
+
+/** Opens for appending; when the file does not end with a line break (a torn write), adds one. */
+async function openForAppend(path: string): Promise<FileHandle> {
+  const file = await open(path, 'a+');
+  const { size } = await file.stat();
+  if (size > 0) {
+    const last = Buffer.alloc(1);
+    await file.read(last, 0, 1, size - 1);
+    if (last[0] !== 0x0a) await file.appendFile('\n', 'utf8');
+  }
+  return file;
+}
+
+/**
+ * Keeps each tool output once in the file: a `tools.done` input names a result as `recorded`
+ * when it is the very outcome the call's `tool.finished` line holds (`parseJournal` puts it back).
+ */
+function compactToolResults(): (line: JournalLine) => unknown {
+  let finished = new Map<string, ToolOutcome>();
+  return (line) => {
+    if (line.type === 'tool.finished') finished.set(line.toolCallId, line.outcome);
+    if (line.type !== 'input' || line.input.type !== 'tools.done') return line;
+    const recorded = finished;
+    finished = new Map();
+    const results = line.input.results.map((result) => (recorded.get(result.toolCallId) === result ? { toolCallId: result.toolCallId, recorded: true } : result));
+    return { ...line, input: { ...line.input, results } };
   };
 }
 

@@ -1,64 +1,84 @@
 import { type Effect, type Entry, start, step, type TurnSnapshot } from '@tiller/core';
 import type { SessionLog } from '@tiller/session';
-import { effectDigest, JournalError, type JournalHeader, type JournalLine, lastSegment } from './journal-format.js';
+import { JournalError } from '../errors/journal-error.js';
+import { effectDigest, effectsHash } from './effect-digest.js';
+import { type JournalHeader, type JournalLine, journalSegments } from './journal-format.js';
 
 /** Where a replay first differs from what the journal recorded. */
 export interface JournalDivergence {
+  /** The segment (0-based) the input is in. */
+  segment: number;
   seq: number;
   inputType: string;
+  /** The recorded digests, and the replay's: equal when only the content differs (then the hashes tell). */
   expected: string[];
   actual: string[];
 }
 
 export interface JournalReplay {
+  /** The last segment's header. */
   header: JournalHeader;
+  /** The snapshot the last segment's inputs lead to. */
   snapshot: TurnSnapshot;
-  /** Every effect of every step, in order. */
+  /** Every effect of every step of the last segment, in order. */
   effects: Effect[];
-  /** How many inputs were replayed. */
+  /** How many inputs were replayed, over every segment checked. */
   inputs: number;
+  /** How many segments were replayed and checked. */
+  segments: number;
   divergence: JournalDivergence | null;
 }
 
 export interface ReplayJournalOptions {
-  /** The session path the segment started from; or the session, which gives it. Not needed when the segment began on an empty session. */
-  base?: readonly Entry[] | undefined;
+  /**
+   * The session the journal was written with: each segment is replayed from the path it started
+   * on. Without it, a segment that started on a non-empty session cannot be replayed (an error
+   * says so) unless it is the last and `base` is given.
+   */
   session?: SessionLog | undefined;
+  /** The path the last segment started from, when no session is given. */
+  base?: readonly Entry[] | undefined;
+  /** `all` (default) replays and checks every segment; `last` only the last one (what a resume needs). */
+  segments?: 'all' | 'last' | undefined;
 }
 
 /**
- * Rebuilds the turn from the last segment of a journal: every recorded input through `step`, with
- * no model and no tool. Reports the first input whose effects differ from the recorded ones.
+ * Rebuilds the turns of a journal: every recorded input through `step`, with no model and no
+ * tool, segment by segment. A step whose effects differ from the recorded ones, in any part of
+ * their content, is the divergence (the first one is reported).
  */
 export function replayJournal(journal: readonly JournalLine[], options: ReplayJournalOptions = {}): JournalReplay {
-  const { header, lines } = lastSegment(journal);
-  const base = baseOf(header, options);
-  let snapshot = start({ maxIterations: header.maxIterations, entries: [...base] });
-  const effects: Effect[] = [];
+  const all = journalSegments(journal);
+  if (all.length === 0) throw new JournalError('the journal has no header line');
+  const segments = options.segments === 'last' ? all.slice(-1) : all;
   let divergence: JournalDivergence | null = null;
   let inputs = 0;
-  for (const line of lines) {
-    if (line.type !== 'input') continue;
-    const result = step(snapshot, line.input);
-    snapshot = result.snapshot;
-    effects.push(...result.effects);
-    inputs += 1;
-    if (!divergence) {
-      const actual = result.effects.map(effectDigest);
-      if (actual.length !== line.effects.length || actual.some((d, i) => d !== line.effects[i])) {
-        divergence = { seq: line.seq, inputType: line.input.type, expected: line.effects, actual };
+  let last: { snapshot: TurnSnapshot; effects: Effect[] } | undefined;
+  for (const [index, { header, lines }] of segments.entries()) {
+    const isLast = index === segments.length - 1;
+    let snapshot = start({ maxIterations: header.maxIterations, entries: [...baseOf(header, options, isLast)] });
+    const effects: Effect[] = [];
+    for (const line of lines) {
+      if (line.type !== 'input') continue;
+      const result = step(snapshot, line.input);
+      snapshot = result.snapshot;
+      if (isLast) effects.push(...result.effects);
+      inputs += 1;
+      if (!divergence && effectsHash(result.effects) !== line.hash) {
+        divergence = { segment: all.indexOf(segments[index]!), seq: line.seq, inputType: line.input.type, expected: line.effects, actual: result.effects.map(effectDigest) };
       }
     }
+    last = { snapshot, effects };
   }
-  return { header, snapshot, effects, inputs, divergence };
+  return { header: segments.at(-1)!.header, snapshot: last!.snapshot, effects: last!.effects, inputs, segments: segments.length, divergence };
 }
 
-function baseOf(header: JournalHeader, options: ReplayJournalOptions): readonly Entry[] {
-  const base = options.base ?? (options.session && header.baseLeafId !== null ? options.session.path(header.baseLeafId) : []);
+function baseOf(header: JournalHeader, options: ReplayJournalOptions, isLast: boolean): readonly Entry[] {
+  const base = (isLast ? options.base : undefined) ?? (options.session && header.baseLeafId !== null ? options.session.path(header.baseLeafId) : []);
   const last = base.at(-1)?.id ?? null;
   if (last !== header.baseLeafId || base.length !== header.baseSize) {
     throw new JournalError(
-      `the journal started from entry ${JSON.stringify(header.baseLeafId)} (a path of ${header.baseSize} entries), ` +
+      `the journal's segment of ${header.createdAt} started from entry ${JSON.stringify(header.baseLeafId)} (a path of ${header.baseSize} entries), ` +
         `but the base given ends at ${JSON.stringify(last)} (${base.length} entries): pass the session it was written with`,
     );
   }

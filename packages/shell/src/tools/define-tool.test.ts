@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool, ToolDefinitionError } from './define-tool.js';
+import { ToolDefinitionError } from '../errors/tool-definition-error.js';
+import { defineTool } from './define-tool.js';
 
 describe('defineTool', () => {
   it('shows the model its input as JSON Schema', () => {

@@ -1,5 +1,6 @@
 import type { ToolResultContentPart } from '@tiller/core';
 import { z } from 'zod';
+import { ToolDefinitionError } from '../errors/tool-definition-error.js';
 import type { ToolSpec } from '@tiller/core';
 
 export interface ToolContext {
@@ -31,10 +32,6 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
 export interface Tool<S extends z.ZodType = z.ZodType> extends ToolDefinition<S> {
   readonly kind: 'tiller.tool';
   readonly spec: ToolSpec;
-}
-
-export class ToolDefinitionError extends Error {
-  override readonly name = 'ToolDefinitionError';
 }
 
 const Definition = z.object({

@@ -1,8 +1,8 @@
 import type { ApprovalDecision, ToolCallPart, ToolOutcome } from '@tiller/core';
 import { z } from 'zod';
-import type { Tool, ToolContext } from './define-tool.js';
+import type { Tool } from './define-tool.js';
 import type { PolicyDecision, ToolPolicy } from './policy.js';
-import { CallSignal } from './call-signal.js';
+import { abortable } from '../runtime/abortable.js';
 import { errorOutcome, toolOutcome, truncateOutcome } from './tool-output.js';
 
 export interface ToolBatchOptions {
@@ -18,8 +18,8 @@ export interface ToolBatchOptions {
   /** Outcomes already known (a resumed batch): used as they are, the tool not run again. */
   settled?: ReadonlyMap<string, ToolOutcome> | undefined;
   /** Told before a tool runs (and awaited: a journal records it first) and after it finished. */
-  onStart?: ((call: ToolCallPart) => void | Promise<void>) | undefined;
-  onFinish?: ((call: ToolCallPart, outcome: ToolOutcome, durationMs: number) => void | Promise<void>) | undefined;
+  onStart?: ((call: ToolCallPart) => Promise<void>) | undefined;
+  onFinish?: ((call: ToolCallPart, outcome: ToolOutcome, durationMs: number) => Promise<void>) | undefined;
 }
 
 export type ToolBatchResult = { kind: 'ask'; toolCallIds: string[] } | { kind: 'done'; results: ToolOutcome[] };
@@ -35,11 +35,7 @@ export async function runToolBatch(options: ToolBatchOptions): Promise<ToolBatch
   const { calls } = options;
   const decided = options.decisions.length === 0 ? undefined : new Map(options.decisions.map((d) => [d.toolCallId, d]));
   const plans: Plan[] = [];
-  for (const call of calls) {
-    // A policy may answer at once; only one that returns a promise is waited for.
-    const plan = planCall(call, decided?.get(call.id), options);
-    plans.push(plan instanceof Promise ? await plan : plan);
-  }
+  for (const call of calls) plans.push(await planCall(call, decided?.get(call.id), options));
   const asked = calls.filter((_, i) => plans[i]!.kind === 'ask').map((c) => c.id);
   if (asked.length > 0) return { kind: 'ask', toolCallIds: asked };
 
@@ -71,7 +67,7 @@ async function runInTurn(work: { runnable: readonly Runnable[]; next: number; re
   }
 }
 
-function planCall(call: ToolCallPart, decision: ApprovalDecision | undefined, options: ToolBatchOptions): Plan | Promise<Plan> {
+async function planCall(call: ToolCallPart, decision: ApprovalDecision | undefined, options: ToolBatchOptions): Promise<Plan> {
   const settled = options.settled?.get(call.id);
   if (settled) return { kind: 'fixed', outcome: settled };
   const tool = options.tools.get(call.name);
@@ -85,7 +81,7 @@ function planCall(call: ToolCallPart, decision: ApprovalDecision | undefined, op
   }
   if (decision) return follow(decision, call, tool, parsed.data);
   if (!options.policy) return { kind: 'run', tool, args: parsed.data };
-  return askPolicy(options.policy, call).then((verdict) => follow(verdict, call, tool, parsed.data));
+  return follow(await askPolicy(options.policy, call, options.signal), call, tool, parsed.data);
 }
 
 function follow(verdict: PolicyDecision, call: ToolCallPart, tool: Tool, args: unknown): Plan {
@@ -103,14 +99,18 @@ function follow(verdict: PolicyDecision, call: ToolCallPart, tool: Tool, args: u
   }
 }
 
-/** A policy that throws or answers nonsense denies: running a tool nobody allowed is the worse mistake. */
-async function askPolicy(policy: ToolPolicy, call: ToolCallPart): Promise<PolicyDecision> {
+/**
+ * A policy that throws or answers nonsense denies: running a tool nobody allowed is the worse
+ * mistake. It is raced against the turn's signal: after an abort nothing waits for it.
+ */
+async function askPolicy(policy: ToolPolicy, call: ToolCallPart, signal: AbortSignal): Promise<PolicyDecision> {
   try {
-    const verdict = await policy(call);
+    const verdict = await abortable(policy(call), signal);
     if (verdict?.decision === 'allow' || verdict?.decision === 'ask') return verdict;
     if (verdict?.decision === 'deny') return { decision: 'deny', rationale: String(verdict.rationale ?? 'denied by policy') };
     return { decision: 'deny', rationale: `the policy gave no valid decision (${JSON.stringify(verdict)})` };
   } catch (error) {
+    if (signal.aborted) return { decision: 'deny', rationale: 'the turn was aborted before the policy decided' };
     return { decision: 'deny', rationale: `the policy failed: ${(error as Error).message}` };
   }
 }
@@ -122,76 +122,35 @@ function fixed(call: ToolCallPart, text: string): Plan {
 async function runCall(tool: Tool, call: ToolCallPart, args: unknown, options: ToolBatchOptions): Promise<ToolOutcome> {
   await options.onStart?.(call);
   const started = performance.now();
-  const ran = execute(tool, call, args, options);
-  const outcome = truncateOutcome(ran instanceof Promise ? await ran : ran, options.maxOutputChars);
+  const outcome = truncateOutcome(await execute(tool, call, args, options), options.maxOutputChars);
   await options.onFinish?.(call, outcome, performance.now() - started);
   return outcome;
 }
 
 /**
- * Runs one call. A tool that answers at once (returns no promise) is done before any timer could
- * fire, so it gets none; one that returns a promise races its timeout and the turn's abort, so a
- * tool that ignores its signal cannot hold the turn.
+ * Runs one call with its own signal: the turn's, joined with the call's time limit. The call is
+ * raced against that signal, so a tool that ignores it cannot hold the turn past its time or an
+ * abort; whatever it returns later is dropped.
  */
-function execute(tool: Tool, call: ToolCallPart, args: unknown, options: ToolBatchOptions): ToolOutcome | Promise<ToolOutcome> {
+async function execute(tool: Tool, call: ToolCallPart, args: unknown, options: ToolBatchOptions): Promise<ToolOutcome> {
   const turn = options.signal;
   if (turn.aborted) return abortedOutcome(call);
-  const own = new CallSignal(turn);
-  const context: ToolContext = {
-    toolCallId: call.id,
-    get signal() {
-      return own.signal;
-    },
-  };
-  let output: unknown;
+  const timeoutMs = tool.timeoutMs ?? options.defaultTimeoutMs;
+  const signal = AbortSignal.any([turn, AbortSignal.timeout(timeoutMs)]);
   try {
-    output = tool.execute(args, context);
-  } catch (error) {
-    own.release();
-    return failedOutcome(call, error, turn);
-  }
-  if (!isPromiseLike(output)) {
-    own.release();
+    const output = await abortable(
+      Promise.resolve().then(() => tool.execute(args, { toolCallId: call.id, signal })),
+      signal,
+    );
     // An abort the tool caused while it ran still counts.
     return turn.aborted ? abortedOutcome(call) : toolOutcome(call.id, output);
+  } catch (error) {
+    if (turn.aborted) return abortedOutcome(call);
+    if (signal.aborted) return errorOutcome(call.id, `Tool "${call.name}" did not finish within ${timeoutMs} ms and was stopped.`);
+    return errorOutcome(call.id, `Tool "${call.name}" failed: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const timeoutMs = tool.timeoutMs ?? options.defaultTimeoutMs;
-  return new Promise<ToolOutcome>((resolve) => {
-    let settled = false;
-    const settle = (outcome: ToolOutcome) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      turn.removeEventListener('abort', onAbort);
-      own.release();
-      resolve(outcome);
-    };
-    const timer = setTimeout(() => {
-      own.stop(new Error(`timed out after ${timeoutMs} ms`));
-      settle(errorOutcome(call.id, `Tool "${call.name}" did not finish within ${timeoutMs} ms and was stopped.`));
-    }, timeoutMs);
-    const onAbort = () => {
-      own.stop(turn.reason);
-      settle(abortedOutcome(call));
-    };
-    if (turn.aborted) onAbort();
-    else turn.addEventListener('abort', onAbort, { once: true });
-    Promise.resolve(output).then(
-      (value) => settle(toolOutcome(call.id, value)),
-      (error: unknown) => settle(failedOutcome(call, error, turn)),
-    );
-  });
 }
 
 function abortedOutcome(call: ToolCallPart): ToolOutcome {
   return errorOutcome(call.id, `Tool "${call.name}" was stopped: the turn was aborted.`);
-}
-
-function failedOutcome(call: ToolCallPart, error: unknown, turn: AbortSignal): ToolOutcome {
-  if (turn.aborted) return abortedOutcome(call);
-  return errorOutcome(call.id, `Tool "${call.name}" failed: ${error instanceof Error ? error.message : String(error)}`);
-}
-
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }

@@ -1,0 +1,219 @@
+/**
+ * The one place that knows the journal's line format (written by @tiller/shell's
+ * journal-format.ts). It runs in the browser, so it depends on nothing but @tiller/core; when the
+ * format changes, this file changes. Versions 1 to 3 are read: 2 names every effect id and answer
+ * id `id`; 3 adds the model and its context window to the header, times to the tool lines, a hash
+ * of each input's effects, and keeps a tool's output once, in its `tool.finished` line (the
+ * `tools.done` input names it as `{toolCallId, recorded: true}`, put back here).
+ */
+import type { Effect, ToolOutcome } from '@tiller/core';
+
+export interface SegmentHeader {
+  version: number;
+  maxIterations: number;
+  baseLeafId: string | null;
+  baseSize: number;
+  createdAt: string;
+  /** From version 2 on. */
+  model: string | undefined;
+  contextWindow: number | undefined;
+  /** Room the compactor keeps free below the window, when the header says. */
+  reserveTokens: number | undefined;
+}
+
+/** One input the shell fed the core, with the digests of the effects it produced then. */
+export interface RecordedInput {
+  seq: number;
+  /** 1-based line of the journal file, for messages. */
+  line: number;
+  input: { type: string; at?: string; [key: string]: unknown };
+  effects: string[];
+  /** From version 3: a hash of the effects' whole content (see effects-hash.ts). */
+  hash: string | undefined;
+}
+
+/** A tool call as the journal saw it run. */
+export interface ToolRun {
+  batchId: string;
+  toolCallId: string;
+  startedAt: string | undefined;
+  finishedAt: string | undefined;
+  outcome: ToolOutcome | undefined;
+}
+
+export interface JournalSegment {
+  index: number;
+  header: SegmentHeader;
+  inputs: RecordedInput[];
+  /** By tool call id, in the order they started. */
+  tools: Map<string, ToolRun>;
+}
+
+export interface JournalProblem {
+  line: number;
+  message: string;
+}
+
+export interface ParsedJournal {
+  segments: JournalSegment[];
+  /** Lines that could not be read; everything around them still loads. */
+  problems: JournalProblem[];
+  /** Lines read so far (the next line to feed `appendJournalLine` is `lines + 1`). */
+  lines: number;
+}
+
+export const JOURNAL_FORMAT = 'tiller.journal';
+export const READABLE_VERSIONS: ReadonlySet<number> = new Set([1, 2, 3]);
+
+export function emptyJournal(): ParsedJournal {
+  return { segments: [], problems: [], lines: 0 };
+}
+
+/** Reads a whole journal file. A torn last line (a crash mid-write) is reported, not fatal. */
+export function readJournal(text: string): ParsedJournal {
+  const journal = emptyJournal();
+  const raw = text.split('\n');
+  // The newline after the last line ends that line; it does not start another.
+  if (raw.at(-1) === '') raw.pop();
+  for (const [i, line] of raw.entries()) {
+    if (line.trim() === '') {
+      journal.lines = i + 1;
+      continue;
+    }
+    const torn = raw.slice(i + 1).every((l) => l.trim() === '');
+    appendJournalLine(journal, line, { lastLine: torn });
+  }
+  return journal;
+}
+
+/**
+ * Adds one line (a live journal arrives line by line). Returns the segment it went to, or null
+ * when the line was not usable (the problem is recorded).
+ */
+export function appendJournalLine(journal: ParsedJournal, text: string, options: { lastLine?: boolean } = {}): JournalSegment | null {
+  journal.lines += 1;
+  const line = journal.lines;
+  const problem = (message: string) => {
+    journal.problems.push({ line, message: `journal line ${line}: ${message}` });
+    return null;
+  };
+  let value: Record<string, unknown>;
+  try {
+    value = JSON.parse(text) as Record<string, unknown>;
+  } catch (error) {
+    return problem(options.lastLine ? 'the last line is incomplete (a write was cut off); skipped' : `not JSON (${(error as Error).message})`);
+  }
+  if (typeof value !== 'object' || value === null) return problem('not a JSON object');
+  if (value.type === 'header') {
+    if (value.format !== JOURNAL_FORMAT) return problem(`"format" is ${JSON.stringify(value.format)}, expected "${JOURNAL_FORMAT}"`);
+    if (typeof value.version !== 'number' || !READABLE_VERSIONS.has(value.version)) {
+      return problem(`journal version ${JSON.stringify(value.version)} is not one this inspector reads (${[...READABLE_VERSIONS].join(', ')})`);
+    }
+    const segment: JournalSegment = { index: journal.segments.length, header: headerOf(value), inputs: [], tools: new Map() };
+    journal.segments.push(segment);
+    return segment;
+  }
+  const segment = journal.segments.at(-1);
+  if (!segment) return problem('a journal starts with a header line');
+  switch (value.type) {
+    case 'input': {
+      const input = value.input as RecordedInput['input'] | undefined;
+      if (typeof value.seq !== 'number') return problem('"seq" is not a number');
+      if (!input || typeof input.type !== 'string') return problem('"input" has no "type"');
+      const effects = Array.isArray(value.effects) ? value.effects.filter((e): e is string => typeof e === 'string') : [];
+      const missing = putBackRecordedResults(input, segment);
+      if (missing.length > 0) problem(`the results of ${missing.map((id) => `"${id}"`).join(', ')} refer to tool.finished lines the segment does not have`);
+      segment.inputs.push({ seq: value.seq, line, input, effects, hash: typeof value.hash === 'string' ? value.hash : undefined });
+      return segment;
+    }
+    case 'tool.started':
+    case 'tool.finished': {
+      const toolCallId = value.toolCallId;
+      const batchId = (value.id ?? value.batchId) as unknown;
+      if (typeof toolCallId !== 'string' || typeof batchId !== 'string') return problem(`"${value.type}" needs a toolCallId and a batch id`);
+      const run = segment.tools.get(toolCallId) ?? { batchId, toolCallId, startedAt: undefined, finishedAt: undefined, outcome: undefined };
+      const at = typeof value.at === 'string' ? value.at : undefined;
+      if (value.type === 'tool.started') run.startedAt = at;
+      else {
+        run.finishedAt = at;
+        run.outcome = value.outcome as ToolOutcome;
+      }
+      segment.tools.set(toolCallId, run);
+      return segment;
+    }
+    default:
+      return problem(`unknown line type ${JSON.stringify(value.type)}`);
+  }
+}
+
+/**
+ * A `tools.done` input names each result the file keeps once as `{toolCallId, recorded: true}`:
+ * put the outcome back from the call's `tool.finished` line (same batch). Returns the calls whose
+ * line is missing.
+ */
+function putBackRecordedResults(input: RecordedInput['input'], segment: JournalSegment): string[] {
+  if (input.type !== 'tools.done' || !Array.isArray(input.results)) return [];
+  const batchId = inputAnswerId(input);
+  const missing: string[] = [];
+  input.results = input.results.map((result: { toolCallId?: unknown; recorded?: unknown }) => {
+    if (result?.recorded !== true || typeof result.toolCallId !== 'string') return result;
+    const run = segment.tools.get(result.toolCallId);
+    if (run?.outcome && run.batchId === batchId) return run.outcome;
+    missing.push(result.toolCallId);
+    return result;
+  });
+  return missing;
+}
+
+function headerOf(value: Record<string, unknown>): SegmentHeader {
+  const number = (v: unknown) => (typeof v === 'number' ? v : undefined);
+  // Version 3: `model: {id, contextWindow}`; earlier drafts named them at the top level.
+  const model = typeof value.model === 'object' && value.model !== null ? (value.model as { id?: unknown; contextWindow?: unknown }) : undefined;
+  return {
+    version: value.version as number,
+    maxIterations: number(value.maxIterations) ?? 25,
+    baseLeafId: typeof value.baseLeafId === 'string' ? value.baseLeafId : null,
+    baseSize: number(value.baseSize) ?? 0,
+    createdAt: typeof value.createdAt === 'string' ? value.createdAt : '',
+    model: typeof model?.id === 'string' ? model.id : typeof value.model === 'string' ? value.model : undefined,
+    contextWindow: number(model?.contextWindow) ?? number(value.contextWindow),
+    reserveTokens: number(value.reserveTokens),
+  };
+}
+
+/** The id a blocking effect carries (its answer names the same id). */
+export function effectId(effect: Effect): string {
+  const e = effect as unknown as Record<string, unknown>;
+  return String(e.id ?? e.callId ?? e.batchId ?? e.compactionId ?? '');
+}
+
+/** The id an answering input carries. */
+export function inputAnswerId(input: RecordedInput['input']): string | undefined {
+  const id = input.id ?? input.callId ?? input.batchId ?? input.compactionId;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/**
+ * The digest the shell records for an effect (what a replay must reproduce). Kept in step with
+ * @tiller/shell's `effectDigest` by a test that compares the two over recorded journals.
+ */
+export function effectDigest(effect: Effect): string {
+  switch (effect.type) {
+    case 'persist':
+      return `persist ${effect.entries.map((e) => e.id).join(',')}`;
+    case 'emit':
+      return `emit ${effect.event.type}`;
+    case 'maybe_compact':
+      return `maybe_compact ${effectId(effect)} ${effect.reason}${effect.force ? ' force' : ''}${effect.midRound ? ' mid-round' : ''}`;
+    case 'call_llm':
+      return `call_llm ${effectId(effect)} ${effect.context.length} messages${effect.final ? ' final' : ''}`;
+    case 'run_tools':
+      return `run_tools ${effectId(effect)} ${effect.calls.map((c) => c.id).join(',')}`;
+    case 'request_approval':
+      return `request_approval ${effectId(effect)} ${effect.calls.map((c) => c.id).join(',')}`;
+    default: {
+      const unknown: never = effect;
+      throw new TypeError(`unknown effect ${JSON.stringify(unknown)}`);
+    }
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * Reads a session file (@tiller/session's JSONL: a header line, then one entry a line) in the
+ * browser, for the session tree and the base of a journal's replay. Bad lines are reported and
+ * skipped; everything else loads.
+ */
+import type { Entry } from '@tiller/core';
+import type { JournalProblem } from './read-journal.js';
+
+export const SESSION_HEADER_TYPE = 'tiller.session';
+const LABEL_TYPE = 'tiller.label';
+
+export interface ParsedSession {
+  id: string;
+  entries: Entry[];
+  byId: Map<string, Entry>;
+  /** Current label of an entry (the latest `tiller.label` entry for it wins). */
+  labels: Map<string, string>;
+  problems: JournalProblem[];
+}
+
+/** True when the text starts with a session header rather than a journal header. */
+export function isSessionText(text: string): boolean {
+  const first = text.slice(0, Math.max(0, text.indexOf('\n')) || text.length);
+  try {
+    return (JSON.parse(first) as { type?: unknown }).type === SESSION_HEADER_TYPE;
+  } catch {
+    return false;
+  }
+}
+
+export function readSession(text: string): ParsedSession {
+  const lines = text.split('\n');
+  const problems: JournalProblem[] = [];
+  let header: { type?: unknown; id?: unknown; version?: unknown };
+  try {
+    header = JSON.parse(lines[0] ?? '') as typeof header;
+  } catch {
+    throw new Error('session line 1: not a session header (not JSON)');
+  }
+  if (header.type !== SESSION_HEADER_TYPE) throw new Error(`session line 1: not a session header (expected "type": "${SESSION_HEADER_TYPE}")`);
+  const version = typeof header.version === 'number' ? header.version : 0;
+  const session: ParsedSession = { id: String(header.id ?? ''), entries: [], byId: new Map(), labels: new Map(), problems };
+  for (let i = 1; i < lines.length; i++) {
+    const text = lines[i]!;
+    if (text.trim() === '') continue;
+    let value: Record<string, unknown>;
+    try {
+      value = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      const last = lines.slice(i + 1).every((l) => l.trim() === '');
+      problems.push({ line: i + 1, message: `session line ${i + 1}: ${last ? 'the last line is incomplete; skipped' : 'not JSON; skipped'}` });
+      continue;
+    }
+    // Version 1 named the kind `type` and the time `timestamp`.
+    if (version === 1) value = { ...value, kind: value.type, at: value.timestamp };
+    if (typeof value.id !== 'string' || typeof value.kind !== 'string') {
+      problems.push({ line: i + 1, message: `session line ${i + 1}: an entry needs an "id" and a "kind"; skipped` });
+      continue;
+    }
+    const entry = value as unknown as Entry;
+    session.entries.push(entry);
+    session.byId.set(entry.id, entry);
+    if (entry.kind === 'custom' && entry.customType === LABEL_TYPE) {
+      const data = entry.data as { targetId?: unknown; label?: unknown } | undefined;
+      if (typeof data?.targetId === 'string') {
+        const label = typeof data.label === 'string' ? data.label.trim() : '';
+        if (label) session.labels.set(data.targetId, label);
+        else session.labels.delete(data.targetId);
+      }
+    }
+  }
+  return session;
+}

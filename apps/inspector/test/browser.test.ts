@@ -1,0 +1,262 @@
+/**
+ * The inspector in a real browser (Debian's chromium, driven by playwright-core): journals
+ * recorded by real agents, served on 127.0.0.1, followed live, and exported to one HTML file
+ * opened from file://. Every page must load without an error and without a request leaving
+ * 127.0.0.1. Screenshots go to apps/inspector/.screenshots (or TILLER_SCREENSHOTS).
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { recordNotebookSession, type RecordedFiles } from '../scripts/make-journals.js';
+import { buildPage, serveInspector, writeInspectorHtml, type InspectorServer } from '../src/index.js';
+import { readJournal } from '../src/journal/read-journal.js';
+
+const SHOTS = process.env.TILLER_SCREENSHOTS ?? fileURLToPath(new URL('../.screenshots/', import.meta.url));
+const CHROMIUM = '/usr/bin/chromium';
+
+let browser: Browser;
+let dir: string;
+let recorded: RecordedFiles;
+let journalText: string;
+const servers: InspectorServer[] = [];
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`the browser tests drive Debian's chromium at ${CHROMIUM}: apt-get install -y chromium (.ci/run does)`);
+  await buildPage();
+  dir = await mkdtemp(join(tmpdir(), 'tiller-inspector-browser-'));
+  recorded = await recordNotebookSession(join(dir, 'recorded'));
+  journalText = await readFile(recorded.journalFile, 'utf8');
+  await mkdir(SHOTS, { recursive: true });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}, 60_000);
+
+afterEach(async () => {
+  for (const context of contexts.splice(0)) await context.close();
+  for (const server of servers.splice(0)) await server.close();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+/** A page that records every error and every request that is not to 127.0.0.1 or a local file (and blocks it). */
+async function openPage(): Promise<{ page: Page; problems: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  contexts.push(context);
+  const problems: string[] = [];
+  await context.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    if (url.protocol === 'file:' || url.protocol === 'data:' || (url.protocol === 'http:' && url.hostname === '127.0.0.1')) return route.continue();
+    problems.push(`request outside 127.0.0.1: ${url.href}`);
+    return route.abort();
+  });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+  });
+  return { page, problems };
+}
+
+async function serve(options: { file: string; follow?: boolean }): Promise<InspectorServer> {
+  const server = await serveInspector({ ...options, port: 0 });
+  servers.push(server);
+  return server;
+}
+
+const ready = (page: Page) => page.waitForSelector('body[data-ready="true"]', { timeout: 15_000 });
+const litState = (page: Page) => page.$eval('#chart g.node.current', (g) => g.id);
+const selectedRow = (page: Page) => page.$eval('#timeline .row.selected .input', (n) => n.textContent);
+const currentCall = (page: Page) => page.$eval('#gauge .call.current .call-name', (n) => n.textContent);
+
+/** The 1-based position just after the n-th input of `type` in the last segment. */
+function positionOf(type: string, nth = 1): number {
+  const inputs = readJournal(journalText).segments[0]!.inputs;
+  let seen = 0;
+  const index = inputs.findIndex((i) => i.input.type === type && ++seen === nth);
+  if (index < 0) throw new Error(`no ${type} #${nth}`);
+  return index + 1;
+}
+
+async function goTo(page: Page, position: number): Promise<void> {
+  await page.keyboard.press('Home');
+  for (let i = 0; i < position; i++) await page.keyboard.press('ArrowRight');
+  await page.waitForSelector(`body[data-position="${position}"]`);
+}
+
+describe('the inspector page', { timeout: 60_000 }, () => {
+  it('replays a served session and its journal, and shows the lit state, the timeline row and the gauge at chosen steps', async () => {
+    const server = await serve({ file: recorded.sessionFile });
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    const { page, problems } = await openPage();
+    await page.goto(server.url);
+    await ready(page);
+    // The journal has two runs; the page opens the last one, which started from the session's first entry.
+    expect(await page.textContent('#verdict')).toMatch(/^replay matches the recording \(3 inputs\)/);
+    expect(await page.$$eval('#segment option', (o) => o.length)).toBe(2);
+    await page.selectOption('#segment', '0');
+    const inputs = readJournal(journalText).segments[0]!.inputs.length;
+    expect(await page.textContent('#verdict')).toBe(`replay matches the recording (${inputs} inputs)`);
+
+    // The journal names the model and its window; the gauge is drawn against it.
+    expect(await page.textContent('#gauge .gauge-legend')).toMatch(/^window 2,000 tokens \(scripted\/notes\), reserve not recorded/);
+
+    await goTo(page, 1);
+    expect(await litState(page)).toBe('state:steering');
+    expect(await selectedRow(page)).toBe('turn.start');
+    expect(await page.$$eval('#chart g.edge.last', (e) => e.map((g) => g.id))).toEqual(['edge:idle:turn.start:0']);
+
+    const approval = positionOf('approval.needed');
+    await goTo(page, approval);
+    expect(await litState(page)).toBe('state:tools.awaitingApproval');
+    expect(await page.$eval('#chart g.cluster.current-parent', (g) => g.id)).toBe('state:tools');
+    expect(await selectedRow(page)).toBe('approval.needed');
+    expect(await currentCall(page)).toBe('call 2');
+    // The edge from calling into the tools has been taken twice by now: drawn thicker than once.
+    expect(await page.$eval('[id="edge:calling:llm.done:0"]', (g) => g.getAttribute('class'))).toMatch(/traced use-2/);
+
+    // Each tool call of a batch under its row, with the time the journal gave it.
+    await goTo(page, positionOf('llm.done'));
+    expect(await page.$$eval('#timeline .row.selected .line.tool', (lines) => lines.map((l) => l.textContent))).toEqual([
+      expect.stringMatching(/^↳ read_note\{"title":"groceries"\}\d+ ms$/),
+      expect.stringMatching(/^↳ read_note\{"title":"todo"\}\d+ ms$/),
+    ]);
+    // The tree marks what a step appended: the batch's two tool results.
+    await goTo(page, positionOf('tools.done'));
+    expect(await page.$$eval('#tree .entry.appended .entry-kind', (e) => e.map((n) => n.textContent))).toEqual(['toolResult', 'toolResult']);
+    // The slider goes anywhere at once.
+    await page.$eval('#slider', (slider, to) => {
+      (slider as HTMLInputElement).value = String(to);
+      slider.dispatchEvent(new Event('input'));
+    }, approval);
+    expect(await page.evaluate(() => document.body.dataset.position)).toBe(String(approval));
+    expect(await litState(page)).toBe('state:tools.awaitingApproval');
+
+    const followUp = positionOf('follow_up');
+    await goTo(page, followUp);
+    expect(await page.textContent('#chart-caption')).toMatch(/^follow_up stayed in steering: queued a follow-up: it joins the context at the next steering boundary$/);
+
+    await page.keyboard.press('End');
+    await page.waitForSelector(`body[data-position="${inputs}"]`);
+    expect(await litState(page)).toBe('state:idle');
+    expect(await currentCall(page)).toBe('call 4');
+    // A compaction between tool rounds, with its tokens before and after, in the gauge and the timeline.
+    expect(await page.textContent('#gauge .gauge-compaction')).toMatch(/compacted \(keepTail\): [\d,]+ → [\d,]+ tokens/);
+    expect(await page.$$eval('#tree .entry.kind-compaction.on-path', (e) => e.length)).toBe(1);
+    expect(await page.$$eval('#tree .label', (e) => e.map((n) => n.textContent))).toEqual(expect.arrayContaining(['first answer', 'end of first run']));
+
+    // A model call opens to the messages sent and what changed since the call before.
+    await page.click('#gauge .call:nth-of-type(4) .bar, #gauge .call >> nth=3');
+    expect(await page.textContent('#detail .diff-summary')).toMatch(/since the call before: \d+ kept, \d+ removed, \d+ added/);
+    // An effect chip opens to its payload.
+    await goTo(page, approval);
+    await page.click('#timeline .row.selected .chip-request_approval');
+    expect(JSON.parse((await page.textContent('#detail pre'))!)).toMatchObject({ type: 'request_approval', calls: [{ name: 'write_note' }] });
+    await page.screenshot({ path: join(SHOTS, 'inspector-approval.png') });
+    expect(problems).toEqual([]);
+  });
+
+  it('follows a live run to its end, showing the effect in flight', async () => {
+    const liveDir = join(dir, 'live');
+    const journal = join(liveDir, 'notebook.journal.jsonl');
+    // Neither the session file nor its journal exists yet: the server waits for the journal.
+    const server = await serve({ file: join(liveDir, 'notebook.jsonl'), follow: true });
+    const { page, problems } = await openPage();
+    await page.goto(server.url);
+    await ready(page);
+    const run = recordNotebookSession(liveDir, { delayMs: 400 });
+    // While the scripted model waits before streaming, the page shows the call it is waiting on.
+    const shown = await page.waitForFunction(() => {
+      const text = document.getElementById('inflight')?.textContent ?? '';
+      return text.startsWith('in flight: call_llm') ? text : false;
+    }, undefined, { timeout: 15_000 });
+    expect(await shown.jsonValue()).toMatch(/^in flight: call_llm \S+:call:\d+ \(\d+\.\d s\)$/);
+    await page.screenshot({ path: join(SHOTS, 'inspector-live.png') });
+    await run;
+    const final = readJournal(await readFile(journal, 'utf8'));
+    const lastInputs = final.segments.at(-1)!.inputs.length;
+    await page.waitForFunction(
+      (n) => document.body.dataset.position === String(n) && document.querySelectorAll('#segment option').length === 2,
+      lastInputs,
+      { timeout: 15_000 },
+    );
+    expect(await page.textContent('#inflight')).toBe('idle');
+    expect(await page.textContent('#verdict')).toBe(`replay matches the recording (${lastInputs} inputs)`);
+    // Every line, from the first on, reached the page.
+    expect(await page.evaluate(() => document.body.dataset.lines)).toBe(String(final.lines));
+    expect(problems).toEqual([]);
+  });
+
+  it('resumes a stream from Last-Event-ID with the lines after it', async () => {
+    const server = await serve({ file: recorded.journalFile, follow: true });
+    const controller = new AbortController();
+    const response = await fetch(`${server.url}events`, { headers: { 'last-event-id': '20' }, signal: controller.signal });
+    const reader = response.body!.getReader();
+    let text = '';
+    const total = journalText.trim().split('\n').length;
+    while (!text.includes(`id: ${total}\n`)) text += new TextDecoder().decode((await reader.read()).value);
+    controller.abort();
+    const ids = [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+    expect(ids).toEqual(Array.from({ length: total - 20 }, (_, i) => 21 + i));
+  });
+
+  it('opens the self-contained HTML export from file:// with no request at all', async () => {
+    const out = await writeInspectorHtml(recorded.sessionFile, join(dir, 'export.html'));
+    const { page, problems } = await openPage();
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    await page.goto(pathToFileURL(out).href);
+    await ready(page);
+    expect(await page.textContent('#verdict')).toMatch(/^replay matches the recording/);
+    await page.keyboard.press('End');
+    expect(await litState(page)).toBe('state:idle');
+    expect(requests).toEqual([pathToFileURL(out).href]);
+    expect(problems).toEqual([]);
+  });
+
+  it('opens ?journal=URL, picked files and dropped files, and marks where a tampered journal departs from the recording', async () => {
+    const server = await serve({ file: recorded.sessionFile });
+    const { page, problems } = await openPage();
+    await page.goto(`${server.url}?journal=/journal&session=/session`);
+    await ready(page);
+    expect(await page.textContent('#verdict')).toMatch(/^replay matches the recording \(3 inputs\)/);
+
+    // The model "answered" the first call without tool calls: the replay goes elsewhere from there.
+    const tampered = journalText.replace(/"toolCall","id":"call-1-1"/, '"toolCall","id":"call-1-x"');
+    expect(tampered).not.toBe(journalText);
+    await page.goto(pathToFileURL(fileURLToPath(new URL('../dist/page/index.html', import.meta.url))).href);
+    await page.waitForSelector('body[data-ready="empty"]');
+    await page.setInputFiles('#file', [
+      { name: 'notebook.journal.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(tampered) },
+      { name: 'notebook.jsonl', mimeType: 'application/x-ndjson', buffer: await readFile(recorded.sessionFile) },
+    ]);
+    await ready(page);
+    await page.selectOption('#segment', '0');
+    expect(await page.textContent('#verdict')).toBe(`replay differs from the recording at input #${positionOf('llm.done')}`);
+    await goTo(page, positionOf('llm.done'));
+    expect(await page.$eval('#timeline .row.selected', (r) => r.className)).toMatch(/diverged/);
+
+    // Dropping the recorded files on the page opens them in place of the tampered one.
+    const session = await readFile(recorded.sessionFile, 'utf8');
+    await page.evaluate(
+      ([journal, sessionFile]) => {
+        const files = new DataTransfer();
+        files.items.add(new File([journal!], 'notebook.journal.jsonl'));
+        files.items.add(new File([sessionFile!], 'notebook.jsonl'));
+        window.dispatchEvent(new DragEvent('drop', { dataTransfer: files, bubbles: true, cancelable: true }));
+      },
+      [journalText, session],
+    );
+    await page.waitForFunction(() => document.getElementById('verdict')?.textContent === 'replay matches the recording (3 inputs)');
+    expect(problems).toEqual([]);
+  });
+});

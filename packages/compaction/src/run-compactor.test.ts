@@ -1,0 +1,73 @@
+import type { Entry } from '@tiller/core';
+import { CompactionMeta as CoreCompactionMeta } from '@tiller/core';
+import { scriptedSummarizer } from '@tiller/testing';
+import { describe, expect, it } from 'vitest';
+import { assistant, call, type Draft, pathOf, result, user, words } from '../test/paths.js';
+import type { CompactionContext, CompactionMeta, Compactor } from './compactor.js';
+import { NoOpCompactor } from './compactor.js';
+import { runCompactor } from './run-compactor.js';
+import { WindowManager } from './window-manager.js';
+
+function toolLoop(rounds: number, size = 1000): Draft[] {
+  const drafts: Draft[] = [user('refactor the parser', 'u')];
+  for (let k = 0; k < rounds; k++) {
+    drafts.push(assistant([call(`c${k}`, 'read', { path: `src/p${k}.ts` })], { id: `a${k}` }));
+    drafts.push(result(`c${k}`, words(size), 'read', `r${k}`));
+  }
+  return drafts;
+}
+
+const ctx: CompactionContext = { model: 'test-model', window: 30_000, promptTokens: 500, midRound: false };
+const config = { reserveTokens: 4000, keepRecentTokens: 8000 };
+const ids = (entries: readonly Entry[]) => entries.map((e) => e.id);
+
+describe('runCompactor', () => {
+  it('gives the core plain JSON: the error as its message and code, the dropped entries as ids', async () => {
+    const path = pathOf(...toolLoop(30));
+    const done = await runCompactor(WindowManager({ strategy: 'summarize', summarizer: scriptedSummarizer(), ...config }), { path }, ctx);
+    expect(JSON.parse(JSON.stringify(done.meta))).toEqual(done.meta);
+    expect(CoreCompactionMeta.parse(done.meta)).toEqual(done.meta);
+    expect(done.meta).toMatchObject({ compacted: true, strategy: 'summarize', droppedEntryIds: expect.arrayContaining(['u', 'a0']) });
+    expect(done.appended).toHaveLength(1);
+    expect(done.breach).toBeUndefined();
+    const failed = await runCompactor(WindowManager({ strategy: 'summarize', summarizer: scriptedSummarizer({ reply: () => '' }), ...config }), { path }, ctx);
+    expect(failed.meta).toEqual({ compacted: false, error: 'the summarizer returned an empty summary (turn-prefix)', errorCode: 'summarization_failed' });
+    expect(failed.appended).toEqual([]);
+    expect((await runCompactor(NoOpCompactor, { path }, ctx)).meta).toEqual({ compacted: false });
+  });
+
+  it('runs the afterCompact hooks, in order, only when entries left the context', async () => {
+    const seen: string[] = [];
+    const hooks = { afterCompact: [(meta: CompactionMeta) => void seen.push(`first ${meta.appended.length}`), async () => void seen.push('second')] };
+    const path = pathOf(...toolLoop(30));
+    await runCompactor(WindowManager({ strategy: 'clearToolResults', ...config }), { path }, ctx, { hooks });
+    await runCompactor(NoOpCompactor, { path }, ctx, { hooks });
+    expect(seen).toEqual([]);
+    await runCompactor(WindowManager({ strategy: 'summarize', summarizer: scriptedSummarizer(), ...config }), { path }, ctx, { hooks });
+    expect(seen).toEqual(['first 1', 'second']);
+  });
+
+  it('turns a compactor that throws into a meta that says so, and compacts nothing', async () => {
+    const throws: Compactor = { name: 'brittle', maybeCompact: async () => Promise.reject(new Error('out of memory')) };
+    const run = await runCompactor(throws, { path: pathOf(...toolLoop(2)) }, ctx);
+    expect(run).toEqual({ meta: { compacted: false, error: 'the compactor brittle threw: out of memory' }, appended: [], ledger: undefined, breach: undefined });
+  });
+
+  it('discards the result of a compactor that changed the path it was given, and says how', async () => {
+    const path = pathOf(...toolLoop(3));
+    const dropsFirst: Compactor = {
+      name: 'rewriter',
+      maybeCompact: async (acc) => ({ acc: { path: acc.path.slice(1) }, meta: { compacted: false, appended: [] } }),
+    };
+    const run = await runCompactor(dropsFirst, { path }, ctx);
+    expect(run.breach).toMatch(/the compactor rewriter broke its contract: its path has 6 entries, expected 7 plus the 0 it appended/);
+    expect(run.meta).toMatchObject({ compacted: false, error: run.breach });
+    const extra = pathOf(...toolLoop(1)).at(-1)!;
+    const hides: Compactor = {
+      name: 'hider',
+      maybeCompact: async (acc) => ({ acc: { path: [...acc.path.slice(0, -1), extra, acc.path.at(-1)!] }, meta: { compacted: false, appended: [extra] } }),
+    };
+    expect((await runCompactor(hides, { path }, ctx)).breach).toMatch(/it changed the entries it was given/);
+    expect(ids((await runCompactor(NoOpCompactor, { path }, ctx)).appended)).toEqual([]);
+  });
+});

@@ -1,0 +1,85 @@
+import type { CompactionMeta as JournalMeta, Entry } from '@tiller/core';
+import type { CompactionAcc, CompactionContext, CompactionHooks, CompactionMeta, Compactor } from './compactor.js';
+import type { TokenLedger } from './token-ledger.js';
+
+/** What a boundary's compaction came to, ready for the core's `compaction.done`. */
+export interface CompactorRun {
+  /** Plain JSON (the journal records it): an error as its message and code, dropped entries by id. */
+  meta: JournalMeta;
+  /** The entries to append to the path: the compactor's, when its result was kept; else none. */
+  appended: Entry[];
+  /** The ledger that follows the compacted path, when the compactor returned one and it was kept. */
+  ledger: TokenLedger | undefined;
+  /** How the compactor broke its contract, when it did; its result was then discarded. */
+  breach: string | undefined;
+}
+
+export interface RunCompactorOptions<Opts> {
+  opts?: Opts | undefined;
+  hooks?: CompactionHooks | undefined;
+}
+
+/**
+ * Runs a compactor at a boundary and holds it to its contract: a compactor that throws compacts
+ * nothing (the error is in the meta); one whose path is not the old path plus exactly the entries
+ * it reports appended has its result discarded (`breach` says why); the `afterCompact` hooks run,
+ * in order, when entries left the context.
+ */
+export async function runCompactor<Opts>(compactor: Compactor<Opts>, acc: CompactionAcc, ctx: CompactionContext, options: RunCompactorOptions<Opts> = {}): Promise<CompactorRun> {
+  let outcome;
+  try {
+    outcome = await compactor.maybeCompact(acc, ctx, options.opts);
+  } catch (error) {
+    return unchanged({ compacted: false, error: `the compactor ${compactor.name} threw: ${error instanceof Error ? error.message : String(error)}` });
+  }
+  const problem = appendOnlyProblem(acc.path, outcome.acc.path, outcome.meta.appended);
+  if (problem) {
+    const breach = `the compactor ${compactor.name} broke its contract: ${problem}; its result was discarded`;
+    return { ...unchanged({ compacted: false, error: breach }), breach };
+  }
+  const { meta } = outcome;
+  if (meta.compacted && meta.dropped.length > 0) for (const hook of options.hooks?.afterCompact ?? []) await hook(meta);
+  return { meta: journalMeta(meta), appended: [...meta.appended], ledger: outcome.acc.ledger, breach: undefined };
+}
+
+function unchanged(meta: JournalMeta): CompactorRun {
+  return { meta, appended: [], ledger: undefined, breach: undefined };
+}
+
+/**
+ * What is wrong with a compactor's result, or null: its path must be the old one plus exactly the
+ * entries it reports appended. Checked at the seam and over the appended entries, so the cost does
+ * not grow with the session.
+ */
+function appendOnlyProblem(before: readonly Entry[], after: readonly Entry[], appended: readonly Entry[]): string | null {
+  if (after.length !== before.length + appended.length) {
+    return `its path has ${after.length} entries, expected ${before.length} plus the ${appended.length} it appended`;
+  }
+  if (before.length > 0 && after[before.length - 1]?.id !== before.at(-1)!.id) return 'it changed the entries it was given';
+  for (const [i, entry] of appended.entries()) {
+    if (after[before.length + i]?.id !== entry.id) return `appended[${i}] is not at the end of its path`;
+  }
+  return null;
+}
+
+/** The meta as the core's `compaction.done` carries it. */
+function journalMeta(meta: CompactionMeta): JournalMeta {
+  if (!meta.compacted) {
+    return {
+      compacted: false,
+      ...(meta.error ? { error: meta.error.message, errorCode: (meta.error as { code?: unknown }).code ?? meta.error.name } : {}),
+      ...(meta.skipped ? { skipped: meta.skipped } : {}),
+    };
+  }
+  return {
+    compacted: true,
+    strategy: meta.strategy,
+    tokensBefore: meta.tokensBefore,
+    tokensAfter: meta.tokensAfter,
+    tokensRemoved: meta.tokensRemoved,
+    droppedEntryIds: meta.dropped.map((entry) => entry.id),
+    clearedEntryIds: [...meta.clearedEntryIds],
+    midRound: meta.midRound,
+    ...(meta.summarizerUsage ? { summarizerUsage: meta.summarizerUsage } : {}),
+  };
+}

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import type { Entry } from '../schema/entry.js';
+import type { AssistantMessage, Message, ToolResultMessage } from '../schema/message.js';
+import { buildContext } from './build-context.js';
+import { LOST_CALL_NOTE, LOST_RESULT_NOTE, repairTranscript } from './repair-transcript.js';
+
+const user = (text: string): Message => ({ role: 'user', content: text });
+const calls = (...ids: string[]): AssistantMessage => ({
+  role: 'assistant',
+  content: [{ type: 'text', text: 'let me look' }, ...ids.map((id) => ({ type: 'toolCall' as const, id, name: 'read', args: { path: id } }))],
+});
+const result = (id: string, text = `content of ${id}`): ToolResultMessage => ({
+  role: 'toolResult',
+  toolCallId: id,
+  toolName: 'read',
+  content: [{ type: 'text', text }],
+  isError: false,
+});
+const answer = (text: string): Message => ({ role: 'assistant', content: [{ type: 'text', text }] });
+
+/** Every tool call answered exactly once, right after its message, and no result without its call. */
+function isValid(messages: readonly Message[]): boolean {
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!;
+    if (m.role !== 'assistant') continue;
+    const ids = m.content.flatMap((p) => (p.type === 'toolCall' ? [p.id] : []));
+    const results = [];
+    for (let j = i + 1; j < messages.length && messages[j]!.role === 'toolResult'; j++) results.push((messages[j] as ToolResultMessage).toolCallId);
+    if ([...results].sort().join() !== [...ids].sort().join()) return false;
+  }
+  return messages.every((m, i) => m.role !== 'toolResult' || messages.slice(0, i).some((p) => p.role === 'assistant'));
+}
+
+describe('repairTranscript', () => {
+  it('gives a valid transcript back as it is: the same array, no repairs', () => {
+    const messages = [user('hi'), calls('a', 'b'), result('b'), result('a'), answer('done'), user('more')];
+    const repaired = repairTranscript(messages);
+    expect(repaired.messages).toBe(messages);
+    expect(repaired.repairs).toEqual([]);
+  });
+
+  it('a result whose call was lost (the context begins with it) becomes a note the model can read', () => {
+    const repaired = repairTranscript([result('a', 'the file says hello'), answer('ok'), user('next')]);
+    expect(isValid(repaired.messages)).toBe(true);
+    expect(repaired.messages[0]).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', text: `${LOST_CALL_NOTE} Tool read (call a) returned:` },
+        { type: 'text', text: 'the file says hello' },
+      ],
+    });
+    expect(repaired.repairs).toEqual([{ kind: 'orphaned_result', index: 0, toolCallId: 'a', toolName: 'read' }]);
+  });
+
+  it('a call without its result gets an error result saying so, before whatever comes next', () => {
+    const repaired = repairTranscript([user('hi'), calls('a', 'b'), result('a'), user('are you there?')]);
+    expect(isValid(repaired.messages)).toBe(true);
+    expect(repaired.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'toolResult', 'toolResult', 'user']);
+    expect(repaired.messages[3]).toEqual({ role: 'toolResult', toolCallId: 'b', toolName: 'read', content: [{ type: 'text', text: LOST_RESULT_NOTE }], isError: true });
+    expect(repaired.repairs).toEqual([{ kind: 'unanswered_call', index: 1, toolCallId: 'b', toolName: 'read' }]);
+  });
+
+  it('calls left open at the end are answered too: the next model call must not start from them', () => {
+    const repaired = repairTranscript([user('hi'), calls('a')]);
+    expect(repaired.messages.at(-1)).toMatchObject({ role: 'toolResult', toolCallId: 'a', isError: true });
+  });
+
+  it("openBatch: 'leave' keeps a batch open at the end as it stands, and still repairs what lies before it", () => {
+    const running = [user('hi'), calls('a', 'b'), result('a')];
+    expect(repairTranscript(running, { openBatch: 'leave' }).messages).toBe(running);
+    const damaged = [result('lost'), user('hi'), calls('a')];
+    const repaired = repairTranscript(damaged, { openBatch: 'leave' });
+    expect(repaired.repairs.map((r) => r.kind)).toEqual(['orphaned_result']);
+    expect(repaired.messages.at(-1)).toBe(damaged[2]);
+  });
+
+  it('a second result for one call, or a result after another message, is a lost call too', () => {
+    const repaired = repairTranscript([calls('a'), result('a'), result('a', 'again'), answer('x'), result('a', 'late')]);
+    expect(isValid(repaired.messages)).toBe(true);
+    expect(repaired.repairs.map((r) => [r.kind, r.index])).toEqual([
+      ['orphaned_result', 2],
+      ['orphaned_result', 4],
+    ]);
+    // Nothing the file held is dropped: both texts are still in the context.
+    expect(JSON.stringify(repaired.messages)).toContain('again');
+    expect(JSON.stringify(repaired.messages)).toContain('late');
+  });
+});
+
+describe('buildContext repairs the transcript of a damaged path', () => {
+  it('a path whose first entries were lost (it starts with a tool result) gives a valid context', () => {
+    const at = '2026-01-01T00:00:00.000Z';
+    const path: Entry[] = [
+      { id: 'r', parentId: null, at, kind: 'message', message: result('lost-call') },
+      { id: 'a', parentId: 'r', at, kind: 'message', message: answer('ok') },
+      { id: 'c', parentId: 'a', at, kind: 'message', message: calls('x') },
+      { id: 'u', parentId: 'c', at, kind: 'message', message: user('hello?') },
+    ];
+    const context = buildContext(path);
+    expect(isValid(context)).toBe(true);
+    expect(context.map((m) => m.role)).toEqual(['user', 'assistant', 'assistant', 'toolResult', 'user']);
+  });
+});

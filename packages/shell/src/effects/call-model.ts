@@ -1,0 +1,89 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { CallLlmEffect, LlmFailure, ModelStreamPart, TurnEventOf } from '@tiller/core';
+import { now } from '../clock.js';
+import { toModelFailure } from '../model/model-error.js';
+import { retryDelay } from '../model/retry-delay.js';
+import { abortable } from '../runtime/abortable.js';
+import type { EffectContext } from './effect-context.js';
+
+type Answer = TurnEventOf<'llm.done'> | TurnEventOf<'llm.failed'>;
+
+/**
+ * `call_llm`: streams the model (deltas to subscribers), retries transient errors with backoff, and
+ * answers with the final message or the classified failure. Every read of the stream is raced
+ * against the turn's signal, so a model that ignores the signal cannot hold the turn.
+ */
+export async function callModel(effect: CallLlmEffect, shell: EffectContext, signal: AbortSignal): Promise<Answer> {
+  const { model } = shell;
+  // Lent, not copied: a copy per call would cost O(history) on every model call.
+  const messages = effect.context.lend();
+  if (model.contextWindow !== undefined) {
+    const tokens = shell.meter.tokens();
+    if (tokens > model.contextWindow) {
+      return failed(effect, { kind: 'overflow', message: `the request (about ${tokens} tokens) is larger than the ${model.contextWindow}-token window of ${model.id}` });
+    }
+  }
+  const { limits } = shell.options;
+  for (let attempt = 1; ; attempt++) {
+    shell.publish({ type: 'llm.started', callId: effect.id, attempt, at: now() });
+    try {
+      const stream = model.stream({ messages, tools: effect.final ? [] : shell.toolSpecs, system: shell.options.systemPrompt, signal });
+      const done = await streamToEnd(stream, effect, shell, signal);
+      if (done) {
+        const at = now();
+        shell.publish({ type: 'llm.finished', callId: effect.id, stopReason: done.stopReason, usage: done.usage, at });
+        const usage = done.usage ? { usage: done.usage } : {};
+        const message = { ...done.message, model: done.message.model ?? model.id, stopReason: done.stopReason, ...usage };
+        return { type: 'llm.done', id: effect.id, at, message, stopReason: done.stopReason, ...usage };
+      }
+      if (signal.aborted) return failed(effect, toModelFailure(undefined, signal));
+      return failed(effect, { kind: 'fatal', message: `the stream of ${model.id} ended without a final message` });
+    } catch (error) {
+      const failure = toModelFailure(error, signal);
+      if (failure.kind !== 'transient' || attempt > limits.maxRetries) return failed(effect, { kind: failure.kind, message: failure.message });
+      const delayMs = retryDelay(attempt, limits, failure.retryAfterMs);
+      shell.publish({ type: 'llm.retry', callId: effect.id, attempt, delayMs, error: { kind: failure.kind, message: failure.message }, at: now() });
+      try {
+        await delay(delayMs, undefined, { signal });
+      } catch {
+        return failed(effect, toModelFailure(undefined, signal));
+      }
+    }
+  }
+}
+
+/** Reads the stream, publishing its deltas, up to its `done` part (undefined when it ends without one). */
+async function streamToEnd(stream: AsyncIterable<ModelStreamPart>, effect: CallLlmEffect, shell: EffectContext, signal: AbortSignal) {
+  const parts = stream[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      const next = await abortable(parts.next(), signal);
+      if (next.done) return undefined;
+      const part = next.value;
+      switch (part.type) {
+        case 'text-delta':
+          shell.publish({ type: 'text.delta', callId: effect.id, delta: part.delta, at: now() });
+          break;
+        case 'thinking-delta':
+          shell.publish({ type: 'thinking.delta', callId: effect.id, delta: part.delta, at: now() });
+          break;
+        case 'toolcall-delta':
+          shell.publish({ type: 'toolcall.delta', callId: effect.id, toolCallId: part.toolCallId, toolName: part.toolName, delta: part.delta, at: now() });
+          break;
+        case 'done':
+          return part;
+        default: {
+          const unknown: never = part;
+          throw new TypeError(`unknown model stream part ${JSON.stringify(unknown)}`);
+        }
+      }
+    }
+  } finally {
+    // Not awaited: a stream that ignores the signal may never finish closing.
+    void Promise.resolve(parts.return?.()).catch(() => undefined);
+  }
+}
+
+function failed(effect: CallLlmEffect, error: LlmFailure): Answer {
+  return { type: 'llm.failed', id: effect.id, at: now(), error };
+}

@@ -1,0 +1,37 @@
+import type { Effect, ToolCallPart, ToolOutcome, TurnEvent } from '@tiller/core';
+import { now } from '../clock.js';
+import { effectDigest, effectsHash } from './effect-digest.js';
+import type { JournalHeader } from './journal-format.js';
+import type { JournalStore } from './journal-store.js';
+
+/** Writes an agent's journal: its segment header first, then every input and tool call, in order. */
+export interface JournalWriter {
+  /** An input the core was fed, and the effects it produced (their digests and the hash of their content: what a replay must reproduce). */
+  input(input: TurnEvent, effects: readonly Effect[]): Promise<void>;
+  /** Written before the tool runs: after a crash, a started call without a finish was interrupted. */
+  toolStarted(batchId: string, call: ToolCallPart): Promise<void>;
+  toolFinished(batchId: string, call: ToolCallPart, outcome: ToolOutcome): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** `header` is null when the segment exists already (a resumed agent continues it at `nextSeq`). */
+export function createJournalWriter(store: JournalStore, header: JournalHeader | null, nextSeq: number): JournalWriter {
+  let pendingHeader = header;
+  let seq = nextSeq;
+  const write = async (line: Parameters<JournalStore['append']>[0]) => {
+    if (pendingHeader) {
+      const first = pendingHeader;
+      pendingHeader = null;
+      await store.append(first);
+    }
+    await store.append(line);
+  };
+  return {
+    input: (input, effects) => write({ type: 'input', seq: seq++, input, effects: effects.map(effectDigest), hash: effectsHash(effects) }),
+    toolStarted: (batchId, call) => write({ type: 'tool.started', batchId, toolCallId: call.id, at: now() }),
+    toolFinished: (batchId, call, outcome) => write({ type: 'tool.finished', batchId, toolCallId: call.id, outcome, at: now() }),
+    close: async () => {
+      await store.close?.();
+    },
+  };
+}

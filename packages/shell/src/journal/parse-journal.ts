@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { JournalError } from '../errors/journal-error.js';
+import { JOURNAL_FORMAT, JOURNAL_VERSION, JournalLine } from './journal-format.js';
+
+/** A line a crash cut short: its write never completed, so it is left out; `line` is 1-based. */
+export interface TornLine {
+  line: number;
+  /** The start of what was there. */
+  text: string;
+}
+
+export interface ParsedJournal {
+  lines: JournalLine[];
+  /** Torn lines that were left out, wherever they were: reported, never dropped silently. */
+  torn: TornLine[];
+}
+
+/** A tool result the file keeps once, in the call's `tool.finished` line (see `compactToolResults`). */
+const RecordedResult = z.object({ toolCallId: z.string(), recorded: z.literal(true) });
+
+/**
+ * Reads a journal's text. A line that is not JSON is what a crash mid-write leaves (later lines,
+ * written after a restart, start on a line of their own): it is left out and listed in `torn`.
+ * Anything else wrong (a line that is JSON but not a journal line, a journal of another version)
+ * throws a `JournalError` naming the line (1-based).
+ */
+export function parseJournal(text: string, source = 'journal'): ParsedJournal {
+  const lines: JournalLine[] = [];
+  const torn: TornLine[] = [];
+  /** Outcomes of `tool.finished` lines of the current segment, by batch and call. */
+  let finished = new Map<string, unknown>();
+  for (const [i, raw] of text.split('\n').entries()) {
+    if (raw.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      torn.push({ line: i + 1, text: raw.slice(0, 80) });
+      continue;
+    }
+    const where = `${source}:${i + 1}`;
+    if (isHeaderOfAnotherVersion(value)) {
+      throw new JournalError(
+        `${where}: the journal is in version ${String(value.version)} of ${JOURNAL_FORMAT}; this shell reads version ${JOURNAL_VERSION} only. Replay it with the Tiller release that wrote it.`,
+      );
+    }
+    if (isLine(value, 'header')) finished = new Map();
+    if (isLine(value, 'tool.finished')) finished.set(`${String(value.batchId)} ${String(value.toolCallId)}`, value.outcome);
+    if (isLine(value, 'input')) value = withRecordedResults(value, finished, where);
+    const parsed = JournalLine.safeParse(value);
+    if (!parsed.success) throw new JournalError(`${where}: not a journal line:\n${z.prettifyError(parsed.error)}`);
+    lines.push(parsed.data);
+  }
+  if (lines.length > 0 && lines[0]!.type !== 'header') throw new JournalError(`${source}: a journal starts with a header line`);
+  return { lines, torn };
+}
+
+/** The lines of `parseJournal`, for a caller that does not need to hear of torn ones. */
+export function parseJournalLines(text: string, source = 'journal'): JournalLine[] {
+  return parseJournal(text, source).lines;
+}
+
+/** A `tools.done` input with each result the file kept once put back from its `tool.finished` line. */
+function withRecordedResults(line: Record<string, unknown>, finished: ReadonlyMap<string, unknown>, where: string): unknown {
+  const input = line.input as { type?: unknown; id?: unknown; results?: unknown } | undefined;
+  if (input?.type !== 'tools.done' || !Array.isArray(input.results)) return line;
+  const results = input.results.map((result: unknown) => {
+    const recorded = RecordedResult.safeParse(result);
+    if (!recorded.success) return result;
+    const outcome = finished.get(`${String(input.id)} ${recorded.data.toolCallId}`);
+    if (outcome === undefined) throw new JournalError(`${where}: the result of call "${recorded.data.toolCallId}" refers to a tool.finished line the segment does not have`);
+    return outcome;
+  });
+  return { ...line, input: { ...input, results } };
+}
+
+function isLine<T extends string>(value: unknown, type: T): value is Record<string, unknown> & { type: T } {
+  return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === type;
+}
+
+function isHeaderOfAnotherVersion(value: unknown): value is { version: unknown } {
+  return isLine(value, 'header') && value.format === JOURNAL_FORMAT && value.version !== JOURNAL_VERSION;
+}

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { abortable } from './abortable.js';
+
+describe('abortable', () => {
+  it('gives the result of work that finishes first, and the reason of a signal that aborts first', async () => {
+    expect(await abortable(Promise.resolve('done'), new AbortController().signal)).toBe('done');
+    const controller = new AbortController();
+    const never = abortable(new Promise(() => {}), controller.signal);
+    controller.abort('stop');
+    await expect(never).rejects.toBe('stop');
+  });
+
+  it('leaves no unhandled rejection when work fails after the signal aborted', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const controller = new AbortController();
+      controller.abort('stop');
+      let fail!: (error: Error) => void;
+      const work = new Promise((_, reject) => (fail = reject));
+      await expect(abortable(work, controller.signal)).rejects.toBe('stop');
+      fail(new Error('failed late'));
+      await new Promise((r) => setTimeout(r, 10));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+});

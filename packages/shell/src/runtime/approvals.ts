@@ -1,0 +1,96 @@
+import { ApprovalDecision, type RequestApprovalEffect } from '@tiller/core';
+import { z } from 'zod';
+import { ApprovalError } from '../errors/approval-error.js';
+
+/** The batch a turn parked for decisions, as the core's snapshot names it. */
+export interface AskedBatch {
+  id: string;
+  toolCallIds: readonly string[];
+}
+
+/**
+ * Decisions for the one parked batch: gathered from `approve` until every asked call has one,
+ * or denied by a timer when nobody decides in time. Then they go to the core, once.
+ */
+export interface Approvals {
+  /** Parks the batch of `request`; `send` gets the decisions once they are complete. */
+  park(request: RequestApprovalEffect, send: (decisions: ApprovalDecision[]) => void): void;
+  /** Checks and records decisions for `asked`; throws `ApprovalError` saying what was wrong. */
+  decide(asked: AskedBatch | null, decisions: readonly unknown[]): void;
+  /** The asked calls of `asked` that have no decision yet. */
+  undecided(asked: AskedBatch): string[];
+  /** The turn ended or was aborted: no timer is left and nothing more is sent. */
+  drop(): void;
+}
+
+interface Parked {
+  batchId: string;
+  decided: Map<string, ApprovalDecision>;
+  timer: NodeJS.Timeout | undefined;
+  send: ((decisions: ApprovalDecision[]) => void) | undefined;
+  sent: boolean;
+}
+
+export function createApprovals(timeoutMs: number): Approvals {
+  let parked: Parked | null = null;
+
+  /** The parked batch `batchId`, made fresh when another batch (or none) was parked. */
+  const batch = (batchId: string): Parked => {
+    if (parked?.batchId !== batchId) {
+      if (parked) clearTimeout(parked.timer);
+      parked = { batchId, decided: new Map(), timer: undefined, send: undefined, sent: false };
+    }
+    return parked;
+  };
+
+  const sendIfComplete = (batch: Parked, asked: readonly string[]) => {
+    if (batch.sent || !batch.send || !asked.every((id) => batch.decided.has(id))) return;
+    clearTimeout(batch.timer);
+    batch.sent = true;
+    batch.send([...batch.decided.values()]);
+  };
+
+  return {
+    park(request, send) {
+      const parkedBatch = batch(request.id);
+      if (parkedBatch.sent) return;
+      parkedBatch.send = send;
+      const asked = request.calls.map((c) => c.id);
+      // A listener may have decided while the request was being announced.
+      sendIfComplete(parkedBatch, asked);
+      if (parkedBatch.sent) return;
+      clearTimeout(parkedBatch.timer);
+      parkedBatch.timer = setTimeout(() => {
+        const rationale = `No decision was made within ${timeoutMs} ms.`;
+        for (const id of asked) if (!parkedBatch.decided.has(id)) parkedBatch.decided.set(id, { toolCallId: id, decision: 'deny', rationale });
+        sendIfComplete(parkedBatch, asked);
+      }, timeoutMs);
+    },
+    decide(asked, decisions) {
+      const checked = decisions.map((decision, i) => {
+        const parsed = ApprovalDecision.safeParse(decision);
+        if (!parsed.success) throw new ApprovalError(`agent.approve: decision ${i} is not a valid decision:\n${z.prettifyError(parsed.error)}`);
+        return parsed.data;
+      });
+      if (!asked) throw new ApprovalError('agent.approve: no tool call is waiting for approval');
+      const waiting = new Set(asked.toolCallIds);
+      for (const decision of checked) {
+        if (!waiting.has(decision.toolCallId)) {
+          throw new ApprovalError(`agent.approve: tool call "${decision.toolCallId}" is not waiting for approval (waiting: ${[...waiting].join(', ')})`);
+        }
+      }
+      const parkedBatch = batch(asked.id);
+      if (parkedBatch.sent) throw new ApprovalError(`agent.approve: the decisions for batch "${asked.id}" were already given`);
+      for (const decision of checked) parkedBatch.decided.set(decision.toolCallId, decision);
+      sendIfComplete(parkedBatch, asked.toolCallIds);
+    },
+    undecided(asked) {
+      const decided = parked?.batchId === asked.id ? parked.decided : undefined;
+      return asked.toolCallIds.filter((id) => !decided?.has(id));
+    },
+    drop() {
+      if (parked) clearTimeout(parked.timer);
+      parked = null;
+    },
+  };
+}

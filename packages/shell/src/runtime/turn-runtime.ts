@@ -1,0 +1,253 @@
+import { type ApprovalDecision, type BlockingEffect, step, type ToolCallPart, type ToolOutcome, type TurnEvent, type TurnOutcome, type TurnSnapshot } from '@tiller/core';
+import type { SessionLog } from '@tiller/session';
+import type { AgentEvent, AgentListener } from '../agent/agent-event.js';
+import type { ResolvedAgentOptions } from '../agent/agent-options.js';
+import { now } from '../clock.js';
+import type { EffectAnswer, EffectContext } from '../effects/effect-context.js';
+import { AgentBrokenError } from '../errors/agent-broken-error.js';
+import { JOURNAL_FORMAT, JOURNAL_VERSION, type JournalHeader } from '../journal/journal-format.js';
+import type { JournalStore } from '../journal/journal-store.js';
+import { createJournalWriter } from '../journal/journal-writer.js';
+import type { Tool } from '../tools/define-tool.js';
+import { type AskedBatch, createApprovals } from './approvals.js';
+import { createContextMeter } from './context-meter.js';
+import { createEventHub } from './event-hub.js';
+import { createInspection } from './inspection.js';
+import { interpret, type Launch } from './interpret.js';
+import { createMailbox } from './mailbox.js';
+import { createOutcomeWaiters } from './outcome-waiters.js';
+import { guardPolicy } from './policy-guard.js';
+
+export interface RuntimeInit {
+  options: ResolvedAgentOptions;
+  session: SessionLog;
+  journal: JournalStore;
+  snapshot: TurnSnapshot;
+  /** Null when the journal segment exists already (a resumed agent continues it at `nextSeq`). */
+  header: JournalHeader | null;
+  nextSeq: number;
+  entryPoint: 'createAgent' | 'resumeAgent';
+}
+
+/**
+ * What the mailbox holds: an input a host call fed (the caller waits for it to be applied), the
+ * answer to effect `id` (applied only if the turn still waits on that effect), or a blocking
+ * effect to carry out again (a resumed turn).
+ */
+type Letter =
+  | { kind: 'input'; input: TurnEvent; reply: { resolve(): void; reject(error: unknown): void } }
+  | { kind: 'answer'; id: string; answer: EffectAnswer }
+  | { kind: 'perform'; effect: BlockingEffect };
+
+export interface TurnRuntime {
+  readonly snapshot: TurnSnapshot;
+  /** Why the agent stopped, once it has. */
+  readonly broken: AgentBrokenError | null;
+  /** Feeds one input to the core and carries out its effects; resolves once it is applied. */
+  feed(input: TurnEvent): Promise<void>;
+  /** Asks the compaction policy, if any, to admit one more turn; throws its violation. */
+  admitTurn(): void;
+  /** A fresh abort signal for the turn, and the promise of its outcome. */
+  startTurn(turnId: string): Promise<TurnOutcome>;
+  /** The abort input goes ahead of every answer the aborted work gives, then the work is told. */
+  abort(reason: string): Promise<void>;
+  /** Carries out a blocking effect again (a resumed turn), with the outcomes of calls a journal saw finish or interrupted. */
+  perform(effect: BlockingEffect, settled?: ReadonlyMap<string, ToolOutcome>): void;
+  decide(decisions: readonly unknown[]): void;
+  pendingApprovals(): ToolCallPart[];
+  idle(): Promise<TurnOutcome | null>;
+  subscribe(listener: AgentListener): () => void;
+  events(): AsyncIterableIterator<AgentEvent>;
+  publish(event: AgentEvent): void;
+  close(): Promise<void>;
+}
+
+/**
+ * The shell's runtime: a mailbox applies one letter at a time (journal the input, step the core,
+ * hand each effect to the interpreter); the work of a blocking effect runs in the background, raced
+ * against the turn's signal, and comes back as a letter.
+ */
+export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
+  const { options, session } = init;
+  let snapshot = init.snapshot;
+  let broken: AgentBrokenError | null = null;
+  let controller = new AbortController();
+  /** The work of blocking effects still running; `close` waits for it (it all ends soon after an abort). */
+  const inFlight = new Set<Promise<void>>();
+
+  const hub = createEventHub((error) =>
+    hub.publish({ type: 'shell.error', where: 'listener', message: error instanceof Error ? error.message : String(error), at: now() }),
+  );
+  const toolSpecs = options.tools.map((t) => t.spec);
+  const meter = createContextMeter(snapshot.context.entries, options.systemPrompt, toolSpecs);
+  const approvals = createApprovals(options.limits.approvalTimeoutMs);
+  const waiters = createOutcomeWaiters();
+  const journal = createJournalWriter(init.journal, init.header, init.nextSeq);
+  const inspection = createInspection(options.inspect, `tiller.turn:${init.header?.baseLeafId ?? session.leafId ?? 'root'}`);
+  const shell: EffectContext = {
+    options,
+    model: options.model,
+    tools: new Map<string, Tool>(options.tools.map((t) => [t.name, t])),
+    toolSpecs,
+    session,
+    journal,
+    meter,
+    approvals,
+    guard: guardPolicy(options.compactionPolicy, options.model, meter.path, init.entryPoint),
+    resumed: new Map(),
+    publish: hub.publish,
+    answer: (id, input) => mailbox.post({ kind: 'answer', id, answer: { input } }),
+    turnEnded(outcome) {
+      approvals.drop();
+      waiters.settle(outcome);
+    },
+  };
+
+  const apply = async (input: TurnEvent) => {
+    // An abort from inside (a broken compaction policy, a failed handler) stops the work as a host's does.
+    if (input.type === 'abort') controller.abort(input.reason);
+    const result = step(snapshot, input);
+    snapshot = result.snapshot;
+    meter.follow(snapshot.context.entries);
+    await journal.input(input, result.effects);
+    inspection?.stepped(input, snapshot);
+    for (const effect of result.effects) await interpret(effect, shell, launch);
+  };
+
+  const handle = async (letter: Letter) => {
+    try {
+      if (broken) throw broken;
+      switch (letter.kind) {
+        case 'input':
+          await apply(letter.input);
+          letter.reply.resolve();
+          return;
+        case 'answer': {
+          // An answer counts only while the turn still waits on the effect it answers; any other is dropped.
+          const current = snapshot.context.turn?.pending?.id === letter.id;
+          letter.answer.settle?.(current);
+          if (current) await apply(letter.answer.input);
+          return;
+        }
+        case 'perform':
+          await interpret(letter.effect, shell, launch);
+          return;
+        default: {
+          const unknown: never = letter;
+          throw new TypeError(`unknown letter ${JSON.stringify(unknown)}`);
+        }
+      }
+    } catch (error) {
+      if (error !== broken) breakDown(error);
+      if (letter.kind === 'input') letter.reply.reject(error);
+    }
+  };
+  const mailbox = createMailbox(handle);
+
+  const launch: Launch = (id, where, work) => {
+    const job: Promise<void> = work(controller.signal)
+      .then(
+        (answer) => mailbox.post({ kind: 'answer', id, answer }),
+        (error: unknown) => {
+          // The shell itself failed at the effect (a journal write, a hook): the turn is aborted, saying why.
+          const message = `the shell failed while ${where}: ${error instanceof Error ? error.message : String(error)}`;
+          hub.publish({ type: 'shell.error', where, message, at: now() });
+          mailbox.post({ kind: 'answer', id, answer: { input: { type: 'abort', at: now(), reason: message } } });
+        },
+      )
+      .finally(() => inFlight.delete(job));
+    inFlight.add(job);
+  };
+
+  /**
+   * The core's state and the log no longer agree (an append failed mid-step), so no further step
+   * is safe: running work is aborted and every waiting caller gets the error.
+   */
+  const breakDown = (error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    broken = new AgentBrokenError(`the agent stopped: ${message}`, { cause: error });
+    hub.publish({ type: 'shell.error', where: 'feed', message, at: now() });
+    controller.abort(broken.message);
+    approvals.drop();
+    waiters.fail(broken);
+  };
+
+  const feed = (input: TurnEvent) => new Promise<void>((resolve, reject) => mailbox.post({ kind: 'input', input, reply: { resolve, reject } }));
+
+  /** The batch the turn waits decisions for, as the snapshot says (so a listener may decide at once). */
+  const asked = (): AskedBatch | null => {
+    const pending = snapshot.context.turn?.pending;
+    return pending?.type === 'request_approval' ? pending : null;
+  };
+
+  inspection?.started(snapshot);
+
+  return {
+    get snapshot() {
+      return snapshot;
+    },
+    get broken() {
+      return broken;
+    },
+    feed,
+    admitTurn() {
+      shell.guard?.admitTurn();
+    },
+    startTurn(turnId) {
+      // A fresh signal per turn: whatever a past turn lent its signal to (a model stream, a tool that
+      // kept it) must never hear of a later turn's abort.
+      controller = new AbortController();
+      return waiters.forTurn(turnId);
+    },
+    abort(reason) {
+      const applied = feed({ type: 'abort', at: now(), reason });
+      controller.abort(reason);
+      approvals.drop();
+      return applied;
+    },
+    perform(effect, settled) {
+      if (effect.type === 'run_tools' && settled) shell.resumed.set(effect.id, settled);
+      mailbox.post({ kind: 'perform', effect });
+    },
+    decide: (decisions) => approvals.decide(asked(), decisions),
+    pendingApprovals() {
+      const batch = asked();
+      if (!batch) return [];
+      const waiting = new Set(approvals.undecided(batch));
+      return (snapshot.context.turn?.batch?.calls ?? []).filter((c) => waiting.has(c.id));
+    },
+    idle() {
+      if (!snapshot.context.turn) return Promise.resolve(snapshot.context.lastOutcome);
+      if (broken) return Promise.reject(broken);
+      return waiters.forNextEnd();
+    },
+    subscribe: hub.subscribe,
+    events: hub.iterate,
+    publish: hub.publish,
+    async close() {
+      approvals.drop();
+      // Work in flight ends soon after an abort (every wait is raced against the signal); its answers then drain.
+      while (inFlight.size > 0) {
+        await Promise.allSettled([...inFlight]);
+        await mailbox.drained();
+      }
+      await mailbox.drained();
+      await journal.close();
+      hub.close();
+    },
+  };
+}
+
+/** The header of a new journal segment: where the run starts, and with which model. */
+export function journalHeader(options: ResolvedAgentOptions, session: SessionLog): JournalHeader {
+  return {
+    type: 'header',
+    format: JOURNAL_FORMAT,
+    version: JOURNAL_VERSION,
+    model: { id: options.model.id, contextWindow: options.model.contextWindow ?? null },
+    maxIterations: options.limits.maxIterations,
+    baseLeafId: session.leafId,
+    baseSize: session.path().length,
+    createdAt: now(),
+  };
+}
