@@ -1,25 +1,48 @@
 /**
- * `pnpm bench`: Tiller beside pi 0.73.1 on the same sessions. Writes the sessions into
- * bench/.sessions/ (git-ignored), times opening, resuming, the context and compaction preparation
- * in a process per size, the costs that must stay flat (core `step`, the boundary decision) for
- * all sizes in one process, probes memory in a fresh process per side and size, times the shell's
- * overhead per model call beside pi-agent-core's in a process per history length, writes
- * bench/RESULTS.md and copies it into docs/performance.md's latest results.
+ * `pnpm bench`: Tiller beside pi 0.73.1, pi-agent-core, the AI SDK's loop and LangGraph on the
+ * same conversations. Writes the sessions into bench/.sessions/ (git-ignored), times opening,
+ * resuming, the context and compaction preparation in a process per size, the costs that must
+ * stay flat (core `step`, replay, the boundary decision) for all sizes in one process, probes
+ * memory in a fresh process per side and size, times the overhead per model call of every loop in
+ * a process per history length, then the scale rows (1,000 agents, streaming, bytes per turn),
+ * writes bench/RESULTS.md and copies it into docs/performance.md's latest results.
+ *
+ * `pnpm bench --quick` runs the same steps at small sizes, in a minute or two, and only prints
+ * the page: a check that the whole pipeline works, not a result.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { rm } from 'node:fs/promises';
+import { timeLoops, type LoopTimes } from './src/agent-loops-child.js';
+import { agentRows } from './src/agent-rows.js';
+import { LOOP_NAMES, type LoopId } from './src/loops.js';
+import { median } from './src/median.js';
 import type { Measurement } from './src/measurement.js';
 import { withLatestResults } from './src/latest-results.js';
 import { resultsMarkdown } from './src/results-markdown.js';
 import { writeSessions } from './src/sessions.js';
+import { sourceSession } from './src/source-session.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const SIZES = [10_000, 100_000];
-/** History lengths, in messages, for the shell's overhead per model call beside pi-agent-core's. */
-const AGENT_SIZES = [0, 10_000, 100_000];
-const MEMORY_SIZES = new Set([10_000, 100_000]);
+const quick = process.argv.includes('--quick');
+const SIZES = quick ? [2_000] : [10_000, 100_000];
+/** History lengths, in messages, for the overhead per model call. */
+const AGENT_SIZES = quick ? [0, 200] : [0, 1_000, 10_000, 100_000];
+/** A loop that takes longer than this per model call at a history length is stopped there (and not run at longer ones). */
+const CALL_LIMIT_MS = 3_000;
+/** The loops timed beside Tiller's memory session in the peers' process, and beside its durable one. */
+const PEERS: LoopId[] = ['ai-sdk', 'langgraph', 'langgraph-memory'];
+const DURABLE_PEERS: LoopId[] = ['langgraph-sqlite'];
+/** The scale rows: this many agents in one process, each this many turns, each loop this many times (taking turns). */
+const FLEET = quick ? { agents: 50, turns: 2, rounds: 1 } : { agents: 1_000, turns: 3, rounds: 3 };
+const FLEET_PEERS: LoopId[] = ['pi-agent-core', 'ai-sdk'];
+/** Text deltas in the one streamed answer of the streaming row. */
+const STREAM_DELTAS = quick ? 200 : 2_000;
+/** History lengths, in messages, for the bytes written per turn. */
+const BYTES_SIZES = quick ? [200] : [1_000, 10_000];
+const MEMORY_SIZES = new Set(quick ? [2_000] : [10_000, 100_000]);
 
 /** Runs a bench script in a child process (the same tsx loader) and parses what it prints. */
 function child<T>(script: string, args: readonly string[], nodeFlags: readonly string[] = []): T {
@@ -33,8 +56,10 @@ function child<T>(script: string, args: readonly string[], nodeFlags: readonly s
 
 const began = performance.now();
 const log = (text: string) => process.stderr.write(`${text}\n`);
+const source = sourceSession();
+if (source.note) log(`note: ${source.note}`);
 log('writing sessions…');
-const sessions = await writeSessions(join(here, '.sessions'), SIZES);
+const sessions = await writeSessions(join(here, '.sessions'), SIZES, source.lines);
 const rows: Measurement[] = [];
 for (const session of sessions) {
   log(`timing ${session.size} entries…`);
@@ -53,18 +78,61 @@ for (const session of sessions) {
 log('timing the core and the boundary decision at every size…');
 rows.push(...child<Measurement[]>('measure-core.ts', [JSON.stringify(sessions)]));
 
+const agentsDir = join(here, '.sessions', 'agents');
+/** Loops stopped at the limit at a shorter history: over it at every longer one too, not run again. */
+const overLimit = new Set<LoopId>();
+async function timeAt(size: number, loops: LoopId[]): Promise<LoopTimes> {
+  const run = loops.filter((id) => !overLimit.has(id));
+  const times = await timeLoops(size, run, agentsDir, CALL_LIMIT_MS);
+  for (const id of times.overLimit) overLimit.add(id);
+  await rm(agentsDir, { recursive: true, force: true });
+  return times;
+}
 for (const size of AGENT_SIZES) {
-  log(`timing the shell per model call over ${size} messages…`);
-  rows.push(child<Measurement>('measure-agent.ts', [String(size)]));
+  log(`timing the shell per model call beside pi-agent-core over ${size} messages…`);
+  rows.push(...agentRows('agent-call', 'tiller', ['pi-agent-core'], size, await timeAt(size, ['tiller', 'pi-agent-core']), CALL_LIMIT_MS));
+  log(`timing every loop per model call over ${size} messages…`);
+  const times = await timeAt(size, ['tiller', 'tiller-jsonl', ...PEERS, ...DURABLE_PEERS]);
+  rows.push(...agentRows('agent-call-peers', 'tiller', PEERS, size, times, CALL_LIMIT_MS));
+  rows.push(...agentRows('agent-call-durable', 'tiller-jsonl', DURABLE_PEERS, size, times, CALL_LIMIT_MS));
+}
+
+log(`${FLEET.agents} agents in one process, ${FLEET.turns} turns each…`);
+const fleets = new Map<LoopId, { turnsPerSecond: number; heapPerAgentKB: number }[]>();
+for (let round = 0; round < FLEET.rounds; round++) {
+  for (const id of ['tiller', ...FLEET_PEERS] as LoopId[]) {
+    const result = child<{ turnsPerSecond: number; heapPerAgentKB: number }>('measure-scale.ts', [id, String(FLEET.agents), String(FLEET.turns)], ['--expose-gc']);
+    fleets.set(id, [...(fleets.get(id) ?? []), result]);
+  }
+}
+const fleetMedian = (id: LoopId, key: 'turnsPerSecond' | 'heapPerAgentKB') => median((fleets.get(id) ?? []).map((r) => r[key]));
+for (const peer of FLEET_PEERS) {
+  const name = LOOP_NAMES[peer];
+  rows.push(
+    { operation: 'agents-throughput', size: FLEET.agents, unit: 'turns/s', tiller: fleetMedian('tiller', 'turnsPerSecond'), reference: { name, value: fleetMedian(peer, 'turnsPerSecond') } },
+    { operation: 'agents-memory', size: FLEET.agents, unit: 'KB', tiller: fleetMedian('tiller', 'heapPerAgentKB'), reference: { name, value: fleetMedian(peer, 'heapPerAgentKB') } },
+  );
+}
+
+log('streaming text deltas…');
+rows.push(child<Measurement>('measure-stream.ts', [String(STREAM_DELTAS)]));
+
+for (const size of BYTES_SIZES) {
+  log(`bytes written per turn over ${size} messages…`);
+  rows.push(...child<Measurement[]>('measure-bytes.ts', [String(size), join(here, '.sessions', 'bytes')]));
 }
 
 const markdown = resultsMarkdown(rows, {
   date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
-  versions: ['pi 0.73.1', 'pi-agent-core 0.73.1', 'xstate 5.33.3', `Node ${process.versions.node}`],
-  sizes: sessions.map((s) => s.size),
+  versions: ['pi 0.73.1', 'pi-agent-core 0.73.1', 'ai 6.0.326', '@langchain/langgraph 1.7.3', 'xstate 5.33.3', `Node ${process.versions.node}`],
+  sizes: [...new Set([...sessions.map((s) => s.size), ...AGENT_SIZES.filter((n) => n > 0)])].sort((a, b) => a - b),
+  source: source.description,
+  ...(source.note ? { note: source.note } : {}),
   seconds: (performance.now() - began) / 1000,
 });
-writeFileSync(join(here, 'RESULTS.md'), markdown);
-const performancePage = join(here, '..', 'docs', 'performance.md');
-writeFileSync(performancePage, withLatestResults(readFileSync(performancePage, 'utf8'), markdown));
+if (!quick) {
+  writeFileSync(join(here, 'RESULTS.md'), markdown);
+  const performancePage = join(here, '..', 'docs', 'performance.md');
+  writeFileSync(performancePage, withLatestResults(readFileSync(performancePage, 'utf8'), markdown));
+}
 process.stdout.write(markdown);

@@ -22,15 +22,25 @@ describe('formatSize', () => {
 describe('resultsTable', () => {
   const rows: Measurement[] = [
     { operation: 'context', size: 100_000, unit: 'ms', tiller: 45, reference: { name: 'pi', value: 900 } },
-    { operation: 'replay', size: 1018, unit: 'events/s', tiller: 120_000 },
+    { operation: 'replay', size: 1018, unit: 'us', tiller: 12, reference: { name: 'bare transition()', value: 10 } },
   ];
 
   it('gives one markdown row per measurement with the ratio and the verdict', () => {
     const lines = resultsTable(rows).split('\n');
-    expect(lines[0]).toBe('| operation | entries | Tiller (median) | pi / floor (median) | ratio | goal |');
+    expect(lines[0]).toBe('| operation | size | Tiller (median) | compared with (median) | ratio | goal |');
     expect(lines[1]).toBe('| --- | --- | --- | --- | --- | --- |');
     expect(lines[2]).toBe('| build the context | 100k | 45.0 ms | pi: 900 ms | 0.050x | at least 10x faster than pi: **met** |');
-    expect(lines[3]).toBe('| replay throughput, after `start` | 1,018 | 120,000 events/s |  |  | at least 50,000 events/s: **met** |');
+    expect(lines[3]).toBe('| replay, per event, after `start` | 1,018 | 12.0 µs | bare transition(): 10.0 µs | 1.20x | at most 2x a bare transition: **met** |');
+  });
+
+  it('shows a peer stopped at the limit as over it, and the ratio as a bound', () => {
+    const table = resultsTable([{ operation: 'agent-call-peers', size: 100_000, unit: 'ms', tiller: 0.5, reference: { name: 'AI SDK', value: 2000, overLimit: true } }]);
+    expect(table.split('\n')[2]).toBe('| overhead per model call beside the AI SDK and LangGraph (history in messages) | 100k | 0.500 ms | AI SDK: over 2,000 ms (stopped at the limit) | < 0.0003x | flat: at most 2x its own with the shortest history: **met**; at least 10x faster: **met** |');
+  });
+
+  it("gives a rate's ratio as the reference's rate over Tiller's, so below 1 is still Tiller ahead", () => {
+    const table = resultsTable([{ operation: 'agents-throughput', size: 1000, unit: 'turns/s', tiller: 4000, reference: { name: 'AI SDK', value: 1000 } }]);
+    expect(table).toContain('| 4,000 turns/s | AI SDK: 1,000 turns/s | 0.250x | ahead in turns per second: **met** |');
   });
 
   it('escapes a pipe inside a cell', () => {

@@ -1,7 +1,7 @@
 import { verdictsOf, type Scaling, type Verdict } from './goals.js';
 import { OPERATIONS, ratioOf, type Measurement, type Unit } from './measurement.js';
 
-const UNIT_TEXT: Record<Unit, string> = { ms: 'ms', us: 'µs', MB: 'MB', 'events/s': 'events/s' };
+const UNIT_TEXT: Record<Unit, string> = { ms: 'ms', us: 'µs', MB: 'MB', KB: 'KB', 'events/s': 'events/s', 'turns/s': 'turns/s', 'deltas/s': 'deltas/s' };
 
 /** A number with about three significant digits, thousands grouped: 1,148 / 41.2 / 0.0523. */
 export function formatNumber(value: number): string {
@@ -20,8 +20,14 @@ export function formatSize(entries: number): string {
   return entries >= 1000 && entries % 1000 === 0 ? `${entries / 1000}k` : entries.toLocaleString('en-US');
 }
 
-export function formatRatio(ratio: number | undefined): string {
-  return ratio === undefined ? '' : `${formatNumber(ratio)}x`;
+export function formatRatio(ratio: number | undefined, bound = false): string {
+  return ratio === undefined ? '' : `${bound ? '< ' : ''}${formatNumber(ratio)}x`;
+}
+
+function formatReference(m: Measurement): string {
+  if (!m.reference) return '';
+  const value = formatValue(m.reference.value, m.unit);
+  return `${m.reference.name}: ${m.reference.overLimit ? `over ${value} (stopped at the limit)` : value}`;
 }
 
 function formatVerdicts(verdicts: readonly Verdict[]): string {
@@ -38,23 +44,23 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
-/** The main results: Tiller beside pi or a floor, with the ratio and the issue's goal for the row. */
+/** The main results: Tiller beside pi, a peer or a floor, with the ratio and the goals for the row. */
 export function resultsTable(all: readonly Measurement[]): string {
   const rows = all.map((m) => [
     OPERATIONS[m.operation],
     formatSize(m.size),
     formatValue(m.tiller, m.unit),
-    m.reference ? `${m.reference.name}: ${formatValue(m.reference.value, m.unit)}` : '',
-    formatRatio(ratioOf(m)),
+    formatReference(m),
+    formatRatio(ratioOf(m), m.reference?.overLimit),
     formatVerdicts(verdictsOf(m, all)),
   ]);
-  return table(['operation', 'entries', 'Tiller (median)', 'pi / floor (median)', 'ratio', 'goal'], rows);
+  return table(['operation', 'size', 'Tiller (median)', 'compared with (median)', 'ratio', 'goal'], rows);
 }
 
 /** How each timed operation grows from one session size to a ten times longer one. */
 export function scalingTable(rows: readonly Scaling[]): string {
   return table(
-    ['operation', 'entries', 'Tiller growth', 'pi / floor growth', 'goal'],
+    ['operation', 'size', 'Tiller growth', 'compared with: growth', 'goal'],
     rows.map((s) => [
       OPERATIONS[s.operation],
       `${formatSize(s.from)} → ${formatSize(s.to)}`,

@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scalingOf, verdictsOf } from './goals.js';
 import { ONE_PASS } from './one-pass.js';
-import type { Measurement } from './measurement.js';
+import { OPERATIONS, isRate, type Measurement, type OperationId, type Unit } from './measurement.js';
 
 const row = (operation: Measurement['operation'], size: number, tiller: number, reference?: number, name = 'pi'): Measurement => ({
   operation,
@@ -45,17 +46,45 @@ describe('verdictsOf', () => {
     expect(verdictsOf(steep[1]!, steep).map((v) => v.met)).toEqual([true, false]);
   });
 
-  it('needs replay at 50,000 events/s and resume faster than a full parse', () => {
-    expect(verdictsOf({ operation: 'replay', size: 1000, unit: 'events/s', tiller: 49_999 }, [])[0]?.met).toBe(false);
+  it('holds replay per event to 2x a bare transition and resume faster than a full parse', () => {
+    expect(verdictsOf(row('replay', 1000, 19, 10, 'bare transition()'), [])).toEqual([{ goal: 'at most 2x a bare transition', met: true }]);
+    expect(verdictsOf(row('replay', 1000, 21, 10, 'bare transition()'), [])[0]?.met).toBe(false);
     expect(verdictsOf(row('resume', 100_000, 20, 900, 'floor'), [])[0]?.met).toBe(true);
     expect(verdictsOf(row('resume', 100_000, 900, 900, 'floor'), [])[0]?.met).toBe(false);
   });
 
-  it("holds the shell's overhead per model call to a fifth of pi-agent-core's at every history length", () => {
+  it("holds the shell's overhead per model call flat from the shortest history and ahead of pi-agent-core from 10k messages", () => {
     const call = (size: number, tiller: number, piAgentCore: number) => row('agent-call', size, tiller, piAgentCore, 'pi-agent-core');
-    expect(verdictsOf(call(0, 0.2, 1), [])).toEqual([{ goal: "at most a fifth of pi-agent-core's", met: true }]);
-    expect(verdictsOf(call(100_000, 0.21, 1), [])[0]?.met).toBe(false);
-    expect(verdictsOf(row('agent-call', 10_000, 1), [])[0]?.met).toBeUndefined();
+    const all = [call(0, 0.1, 0.02), call(1000, 0.12, 0.05), call(10_000, 0.15, 0.4), call(100_000, 0.21, 9)];
+    const goals = (m: Measurement) => verdictsOf(m, all).map((v) => [v.goal, v.met]);
+    // Behind pi-agent-core over short histories: no goal says otherwise.
+    expect(goals(all[1]!)).toEqual([["flat: at most 2x its own with the shortest history", true]]);
+    expect(goals(all[2]!)).toEqual([
+      ["flat: at most 2x its own with the shortest history", true],
+      ['ahead of pi-agent-core', true],
+    ]);
+    expect(goals(all[3]!)[0]).toEqual(["flat: at most 2x its own with the shortest history", false]);
+    expect(verdictsOf(call(10_000, 0.5, 0.4), all).at(-1)).toEqual({ goal: 'ahead of pi-agent-core', met: false });
+  });
+
+  it('asks 10x over the AI SDK loop and LangGraph from 1k messages, and judges flatness once per history length', () => {
+    const peer = (size: number, tiller: number, value: number, name: string, overLimit = false) =>
+      ({ operation: 'agent-call-peers', size, unit: 'ms', tiller, reference: { name, value, ...(overLimit ? { overLimit } : {}) } }) as Measurement;
+    const all = [peer(0, 0.2, 1.4, 'AI SDK'), peer(0, 0.2, 5, 'LangGraph'), peer(1000, 0.2, 30, 'AI SDK'), peer(1000, 0.2, 1.5, 'LangGraph'), peer(100_000, 0.3, 2000, 'AI SDK', true)];
+    expect(verdictsOf(all[0]!, all).map((v) => v.goal)).toEqual(["flat: at most 2x its own with the shortest history"]);
+    expect(verdictsOf(all[1]!, all)).toEqual([]);
+    expect(verdictsOf(all[2]!, all).map((v) => v.met)).toEqual([true, true]);
+    expect(verdictsOf(all[3]!, all)).toEqual([{ goal: 'at least 10x faster', met: false }]);
+    // A peer stopped at the limit is slower than the limit: the bound alone meets the goal.
+    expect(verdictsOf(all[4]!, all).map((v) => v.met)).toEqual([true, true]);
+    const tooSlowToSay = peer(100_000, 300, 2000, 'AI SDK', true);
+    expect(verdictsOf(tooSlowToSay, all).at(-1)).toEqual({ goal: 'at least 10x faster', met: undefined });
+  });
+
+  it('wants the 1,000-agent run ahead of every peer in turns per second', () => {
+    const rate = (tiller: number, peer: number): Measurement => ({ operation: 'agents-throughput', size: 1000, unit: 'turns/s', tiller, reference: { name: 'AI SDK', value: peer } });
+    expect(verdictsOf(rate(5000, 4000), [])).toEqual([{ goal: 'ahead in turns per second', met: true }]);
+    expect(verdictsOf(rate(3000, 4000), [])[0]?.met).toBe(false);
   });
 
   it('says "no data" (undefined) when a ratio goal has no reference', () => {
@@ -103,5 +132,41 @@ describe('scalingOf', () => {
   it('keeps tenfold as the floor when one pass grows less', () => {
     const all = [row('one-pass', 10_000, 1), row('one-pass', 100_000, 8), row('context', 10_000, 1, 16), row('context', 100_000, 16, 900)];
     expect(scalingOf(all, 10_000, 100_000)[0]?.verdict).toEqual({ goal: 'linear: at most 15x', met: false });
+  });
+});
+
+describe('every goal on the page', () => {
+  const UNITS: Partial<Record<OperationId, Unit>> = { 'agents-throughput': 'turns/s', 'stream-deltas': 'deltas/s', 'memory-open': 'MB', 'memory-held': 'MB', 'agents-memory': 'KB', 'turn-bytes': 'KB', 'turn-bytes-session': 'KB' };
+  const operations = Object.keys(OPERATIONS) as OperationId[];
+  const measurement = fc.record({
+    operation: fc.constantFrom(...operations),
+    size: fc.constantFrom(0, 1000, 10_000, 100_000),
+    tiller: fc.double({ min: 1e-3, max: 1e4, noNaN: true }),
+    reference: fc.option(fc.record({ name: fc.constantFrom('pi', 'AI SDK', 'floor'), value: fc.double({ min: 1e-3, max: 1e4, noNaN: true }), overLimit: fc.boolean() }), { nil: undefined }),
+  });
+
+  it('is a ratio measured in one run: scaling every number of a run alike changes no verdict', () => {
+    fc.assert(
+      fc.property(fc.array(measurement, { minLength: 1, maxLength: 12 }), fc.integer({ min: -20, max: 20 }), (drafts, exponent) => {
+        const run: Measurement[] = drafts.map((d) => ({
+          operation: d.operation,
+          size: d.size,
+          unit: UNITS[d.operation] ?? 'ms',
+          tiller: d.tiller,
+          ...(d.reference ? { reference: d.reference } : {}),
+        }));
+        // A power of two scales a double exactly, so no comparison flips by rounding.
+        const factor = 2 ** exponent;
+        const scaled = run.map((m) => ({ ...m, tiller: m.tiller * factor, ...(m.reference ? { reference: { ...m.reference, value: m.reference.value * factor } } : {}) }));
+        const verdicts = (rows: Measurement[]) => rows.map((m) => verdictsOf(m, rows));
+        expect(verdicts(scaled)).toEqual(verdicts(run));
+        expect(scalingOf(scaled, 10_000, 100_000).map((s) => s.verdict)).toEqual(scalingOf(run, 10_000, 100_000).map((s) => s.verdict));
+      }),
+    );
+  });
+
+  it('reads a rate the other way round, so a ratio below 1 always means Tiller ahead', () => {
+    expect(isRate('turns/s')).toBe(true);
+    expect(isRate('ms')).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import { ratioOf, type Measurement, type OperationId } from './measurement.js';
 import { ONE_PASS } from './one-pass.js';
 
-/** A goal of issue 6 applied to one row; `met` is undefined when the row's data cannot say. */
+/** A goal applied to one row; `met` is undefined when the row's data cannot say. */
 export interface Verdict {
   goal: string;
   met: boolean | undefined;
@@ -14,6 +14,12 @@ export const LINEAR_SLACK = 1.5;
 /** "Flat" and "O(1)": the largest session costs at most this much more per call than the smallest. */
 export const FLAT_SLACK = 2;
 
+/** History lengths, in messages, from which the per-call goals against the peers apply. */
+export const PEERS_FROM = 1_000;
+export const PI_AGENT_CORE_FROM = 10_000;
+/** "At least 10x faster": Tiller's time at most a tenth of the peer's. */
+const TENFOLD = 0.1;
+
 const within = (goal: string, met: boolean | undefined): Verdict => ({ goal, met });
 
 function smallest(all: readonly Measurement[], operation: OperationId): Measurement | undefined {
@@ -24,6 +30,23 @@ function flat(m: Measurement, all: readonly Measurement[]): boolean | undefined 
   const base = smallest(all, m.operation);
   return base ? m.tiller <= FLAT_SLACK * base.tiller : undefined;
 }
+
+/**
+ * `ratio <= limit`. A reference stopped at its limit is slower than its value, so the ratio is an
+ * upper bound: under the limit it is met; above, this run cannot say.
+ */
+function atMost(m: Measurement, limit: number): boolean | undefined {
+  const ratio = ratioOf(m);
+  if (ratio === undefined) return undefined;
+  if (ratio <= limit) return true;
+  return m.reference?.overLimit ? undefined : false;
+}
+
+/** Tiller ahead of the reference: its time below the reference's (for a rate, its rate above). */
+const ahead = (m: Measurement) => {
+  const ratio = ratioOf(m);
+  return ratio === undefined ? undefined : ratio < 1 || (m.reference?.overLimit ? undefined : false);
+};
 
 /** The issue's goals for a row, each with whether this run met it; empty for rows without a goal. */
 export function verdictsOf(m: Measurement, all: readonly Measurement[]): Verdict[] {
@@ -41,23 +64,45 @@ export function verdictsOf(m: Measurement, all: readonly Measurement[]): Verdict
     case 'step':
       return [within('at most 2x a bare transition', ratio === undefined ? undefined : ratio <= 2), within(flatGoal, flat(m, all))];
     case 'replay':
-      return [within('at least 50,000 events/s', m.tiller >= 50_000)];
+      return [within('at most 2x a bare transition', ratio === undefined ? undefined : ratio <= 2)];
     case 'resume':
       return [within('faster than a full parse', ratio === undefined ? undefined : ratio < 1)];
-    case 'agent-call':
-      return [within("at most a fifth of pi-agent-core's", ratio === undefined ? undefined : ratio <= 0.2)];
+    case 'agent-call': {
+      const verdicts = [within(`flat: at most ${FLAT_SLACK}x its own with the shortest history`, flat(m, all))];
+      if (m.size >= PI_AGENT_CORE_FROM) verdicts.push(within('ahead of pi-agent-core', ahead(m)));
+      return verdicts;
+    }
+    case 'agent-call-peers':
+    case 'agent-call-durable': {
+      const verdicts: Verdict[] = [];
+      // One Tiller figure per history length; its flatness is judged once, on the row of the first reference.
+      if (isFirstReference(m, all)) verdicts.push(within(`flat: at most ${FLAT_SLACK}x its own with the shortest history`, flat(m, all)));
+      if (m.size >= PEERS_FROM) verdicts.push(within('at least 10x faster', atMost(m, TENFOLD)));
+      return verdicts;
+    }
+    case 'agents-throughput':
+      return [within('ahead in turns per second', ahead(m))];
     case 'open':
     case 'one-pass':
     case 'start':
     case 'open-compacted':
     case 'memory-open':
     case 'memory-held':
+    case 'agents-memory':
+    case 'stream-deltas':
+    case 'turn-bytes':
+    case 'turn-bytes-session':
       return [];
     default: {
       const unknown: never = m.operation;
       throw new TypeError(`no goal rule for operation ${String(unknown)}`);
     }
   }
+}
+
+function isFirstReference(m: Measurement, all: readonly Measurement[]): boolean {
+  const first = all.find((other) => other.operation === m.operation && other.size === m.size);
+  return first?.reference?.name === m.reference?.name;
 }
 
 /** Growth from one session size to a ten times longer one, for each side; the linear-scaling goal. */
@@ -100,7 +145,8 @@ export function scalingOf(all: readonly Measurement[], from: number, to: number)
     const small = all.find((m) => m.operation === large.operation && m.size === from && m.reference?.name === large.reference?.name);
     if (!small) continue;
     const tiller = large.tiller / small.tiller;
-    const referenceGrowth = large.reference && small.reference ? large.reference.value / small.reference.value : undefined;
+    const bounded = large.reference?.overLimit || small.reference?.overLimit;
+    const referenceGrowth = large.reference && small.reference && !bounded ? large.reference.value / small.reference.value : undefined;
     // A row timed beside its own pass over the entries is judged by that pass, in its own process.
     const { limit, goal } = large.reference?.name === ONE_PASS ? limitFor(to / from, referenceGrowth) : shared;
     const row: Scaling = { operation: large.operation, from, to, tiller, verdict: within(goal, tiller <= limit) };

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { agentHistory, CALLS_PER_TURN, piAgent, tillerAgent } from './instant-agents.js';
+import { agentHistory } from './conversation.js';
+import { piAgent, tillerAgent } from './instant-agents.js';
 
 describe('the instant agents', () => {
-  const { entries, messages } = agentHistory(1500);
+  const { entries, piMessages: messages } = agentHistory(1500);
 
   it('start from the same conversation on both sides', () => {
     expect(entries).toHaveLength(1500);
@@ -49,7 +50,7 @@ describe('the instant agents', () => {
     const empty = agentHistory(0);
     const tiller = tillerAgent(empty.entries);
     expect(await tiller.prompt('hi')).toMatchObject({ status: 'completed', iterations: 1 });
-    const agent = piAgent(empty.messages);
+    const agent = piAgent(empty.piMessages);
     await agent.prompt('hi');
     expect(agent.state.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'toolResult', 'assistant']);
   });

@@ -1,33 +1,11 @@
 import { Agent as PiAgent, type AgentMessage, type AgentTool, type StreamFn } from '@mariozechner/pi-agent-core';
 import { createAssistantMessageEventStream, Type, type AssistantMessage as PiAssistantMessage, type Model } from '@mariozechner/pi-ai';
-import type { AssistantMessage, Entry, ModelStreamPart, TillerModel, Usage } from '@tiller/core';
-import { createSessionLog, importPiSession, MemoryStore } from '@tiller/session';
-import { createAgent, defineTool, type Agent } from '@tiller/shell';
+import type { AssistantMessage, Entry, ModelStreamPart, TillerModel } from '@tiller/core';
+import { ANSWER, NOOP_TOOL, SYSTEM_PROMPT, USAGE, wantsTool } from './instant-model.js';
+import { copyFile } from 'node:fs/promises';
+import { createSessionLog, JsonlStore, MemoryStore } from '@tiller/session';
+import { createAgent, defineTool, fileJournal, journalPathFor, type Agent } from '@tiller/shell';
 import { z } from 'zod';
-import { messageHistory } from './message-history.js';
-import { pi, piOpen, type PiEntry } from './pi.js';
-import { seedSessionText } from './seed-session.js';
-import type { PiLine } from './scale-session.js';
-
-/**
- * Both sides of the per-call overhead benchmark: an agent over a given history whose model answers
- * at once, without a network, and whose one tool does nothing. Each prompt makes two model calls:
- * the first asks for the no-op tool, the second (seeing the tool's result last) answers with text.
- * So a turn is two model calls and one tool run on either side, and adds four messages (the
- * prompt, the tool call, its result, the answer).
- */
-export const CALLS_PER_TURN = 2;
-
-export const NOOP_TOOL = 'noop';
-const SYSTEM_PROMPT = 'You are the benchmark agent.';
-const ANSWER = 'done';
-/** Both models report the same usage, as a provider would. */
-const USAGE: Usage = { input: 1000, output: 20, cacheRead: 0, cacheWrite: 0, totalTokens: 1020 };
-
-/** What the instant model answers: a call to the no-op tool, unless the last message is its result. */
-function wantsTool(lastRole: string | undefined): boolean {
-  return lastRole !== 'toolResult';
-}
 
 /** A Tiller model that streams its whole answer as one `done` part, as soon as it is asked. */
 export function instantTillerModel(): TillerModel {
@@ -43,13 +21,45 @@ export function instantTillerModel(): TillerModel {
   return { id: 'bench/instant', stream: (request) => answer(request.messages.at(-1)?.role) };
 }
 
+const noopTool = () => defineTool({ name: NOOP_TOOL, description: 'Does nothing.', input: z.object({}), execute: () => 'ok' });
+
 /** A Tiller agent over `entries` (a `MemoryStore` session), the default compactor and an in-memory journal. */
 export function tillerAgent(entries: readonly Entry[]): Agent {
-  const noop = defineTool({ name: NOOP_TOOL, description: 'Does nothing.', input: z.object({}), execute: () => 'ok' });
   return createAgent({
     model: instantTillerModel(),
-    tools: [noop],
+    tools: [noopTool()],
     session: createSessionLog(new MemoryStore(entries)),
+    systemPrompt: SYSTEM_PROMPT,
+  });
+}
+
+/** How the durable Tiller agent keeps its session: appends reach the disk within the batch interval. */
+export const SESSION_FSYNC = 'batch';
+
+/**
+ * Writes `entries` as a session file at `path` (untimed setup: a durable agent's history is
+ * already on disk when it starts).
+ */
+export async function writeSessionFile(path: string, entries: readonly Entry[]): Promise<void> {
+  const store = await JsonlStore.open(path, { create: { id: 'bench-agent', createdAt: '2026-01-01T00:00:00.000Z' }, fsync: 'never' });
+  await store.append(entries);
+  await store.close();
+}
+
+/**
+ * A durable Tiller agent: a copy of the session file `template` at `path`, opened as a
+ * `JsonlStore` with `fsync: 'batch'`, and its file journal beside it (`journalPathFor`), which
+ * by default reaches the disk before each of its appends resolves (it is written ahead of the
+ * session, so it must be at least as durable). `close()` releases both files.
+ */
+export async function tillerFileAgent(template: string, path: string): Promise<Agent> {
+  await copyFile(template, path);
+  const store = await JsonlStore.open(path, { fsync: SESSION_FSYNC });
+  return createAgent({
+    model: instantTillerModel(),
+    tools: [noopTool()],
+    session: createSessionLog(store),
+    journal: fileJournal(journalPathFor(path)),
     systemPrompt: SYSTEM_PROMPT,
   });
 }
@@ -104,18 +114,4 @@ export function piAgent(messages: readonly AgentMessage[]): PiAgent {
     initialState: { model: PI_MODEL, messages: [...messages], tools: [noop], systemPrompt: SYSTEM_PROMPT },
     streamFn: instantPiStream(),
   });
-}
-
-/**
- * The same conversation of `count` messages for both sides: the recorded session's messages
- * repeated (`messageHistory`), imported as Tiller entries and turned into pi's context messages.
- */
-export function agentHistory(count: number): { entries: Entry[]; messages: AgentMessage[] } {
-  const history = messageHistory(piOpen(seedSessionText()).entries as unknown as PiLine[], count);
-  const header = { type: 'session', version: 3, id: `bench-agent-${count}`, timestamp: '2026-01-01T00:00:00.000Z', cwd: '/bench' };
-  const entries = importPiSession([header, ...history].map((line) => JSON.stringify(line)).join('\n')).entries;
-  const piEntries = history as unknown as PiEntry[];
-  const messages = pi.buildSessionContext(piEntries, piEntries.at(-1)?.id ?? null, new Map(piEntries.map((e) => [e.id, e]))).messages;
-  if (messages.length !== count || entries.length !== count) throw new Error(`expected ${count} messages, pi has ${messages.length}, Tiller ${entries.length}`);
-  return { entries, messages };
 }

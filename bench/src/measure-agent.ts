@@ -1,66 +1,91 @@
 /**
- * The shell's own overhead per model call beside pi-agent-core's, at one history length: both
- * agents get the same conversation, a model that answers at once and a tool that does nothing
- * (see instant-agents.ts). Each timed run prompts a fresh agent over the history for a few turns
- * (two model calls each), from the first prompt until the last one resolves; the sample is that
- * time over the number of model calls. Run by bench/run.ts in a process of its own per length;
- * prints the row as JSON.
+ * The overhead per model call of several agent loops at one history length, side by side: every
+ * loop gets the same conversation, a model that answers at once and a tool that does nothing (see
+ * instant-model.ts). Run by bench/run.ts in a process of its own per length, as
+ * `measure-agent.ts <messages> <loop,loop,...> <work dir>`.
+ *
+ * First each loop is probed: one turn to warm it up, one timed turn. Before each probe the process
+ * prints `{"probing": id}`, after it `{"probed": id, "perCallMs": ...}`, one JSON object a line, so
+ * that the parent can stop a loop that takes longer than its limit (it kills this process and
+ * starts it again without that loop). Then each timed run prompts a fresh loop (made before the
+ * clock starts) for a few turns, round-robin over the loops, and the sample is the run's time over
+ * its model calls. Last line: `{"perCallMs": {id: median}}`.
  */
-import type { AgentMessage } from '@mariozechner/pi-agent-core';
-import type { Entry } from '@tiller/core';
-import type { Measurement } from './measurement.js';
-import { measure, type MeasureOptions } from './measure.js';
+import type { MeasureOptions } from './measure.js';
+import { measure } from './measure.js';
 import { median } from './median.js';
-import { agentHistory, CALLS_PER_TURN, piAgent, tillerAgent } from './instant-agents.js';
+import { agentHistory } from './conversation.js';
+import { CALLS_PER_TURN, type BenchLoop } from './instant-model.js';
+import { isLoopId, loopFactory, type LoopId } from './loops.js';
+import { planRuns, type Probe } from './plan-runs.js';
 
-/** Turns per timed run, each 2 model calls and 1 tool run: enough that an agent's first prompt weighs little. */
-const TURNS = 10;
-/** Runs over an empty history first, discarded: otherwise the first size timed also pays for compiling both agents. */
-const WARM_ROUND: MeasureOptions = { warmup: 0, runs: 100 };
+const [sizeArg, loopsArg, dir] = process.argv.slice(2);
+const size = Number(sizeArg);
+const ids = (loopsArg ?? '').split(',').filter(Boolean);
+if (!Number.isInteger(size) || size < 0 || !dir || ids.length === 0 || !ids.every(isLoopId)) {
+  throw new Error(`usage: measure-agent.ts <messages in the history> <loop,loop,...> <work dir>, got ${process.argv.slice(2).join(' ')}`);
+}
+const loops = ids as LoopId[];
+const say = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
-function repetitions(size: number): MeasureOptions {
-  if (size >= 100_000) return { warmup: 1, runs: 7 };
-  if (size >= 10_000) return { warmup: 2, runs: 11 };
-  return { warmup: 5, runs: 41 };
+async function turns(loop: BenchLoop, count: number): Promise<void> {
+  for (let t = 0; t < count; t++) await loop.prompt(`question ${t}`);
 }
 
-async function timeAgents(entries: readonly Entry[], messages: readonly AgentMessage[], options: MeasureOptions) {
-  const turns = async (prompt: (text: string) => Promise<unknown>) => {
-    for (let t = 0; t < TURNS; t++) await prompt(`question ${t}`);
-  };
-  // A fresh agent per run, made before the clock starts, so every run begins at the same history length.
-  let nextTiller: ReturnType<typeof tillerAgent> | undefined;
-  let nextPi: ReturnType<typeof piAgent> | undefined;
-  const prepare = () => {
-    nextTiller ??= tillerAgent(entries);
-    nextPi ??= piAgent(messages);
-  };
-  return measure(
-    {
-      tiller: async () => {
-        const agent = nextTiller ?? tillerAgent(entries);
-        nextTiller = undefined;
-        await turns((text) => agent.prompt(text));
-        return agent;
-      },
-      pi: async () => {
-        const agent = nextPi ?? piAgent(messages);
-        nextPi = undefined;
-        await turns((text) => agent.prompt(text));
-        return agent;
-      },
+/** Runs over an empty history first, discarded: otherwise the first loop timed also pays for compiling the others' code. */
+async function warmUp(): Promise<void> {
+  const factory = loopFactory(agentHistory(0), `${dir}/warm`);
+  for (const id of loops) {
+    // The shell, with the core's machine behind it, takes longest to warm up.
+    const runs = id === 'tiller' || id === 'tiller-jsonl' || id === 'pi-agent-core' ? 100 : 10;
+    for (let r = 0; r < runs; r++) {
+      const loop = await factory.make(id);
+      await turns(loop, 10);
+      await loop.close?.();
+    }
+  }
+}
+
+await warmUp();
+const factory = loopFactory(agentHistory(size), dir);
+const probes: Partial<Record<LoopId, Probe>> = {};
+for (const id of loops) {
+  const made = performance.now();
+  const loop = await factory.make(id);
+  const setupMs = performance.now() - made;
+  say({ probing: id });
+  await turns(loop, 1);
+  const start = performance.now();
+  await turns(loop, 1);
+  const perCallMs = (performance.now() - start) / CALLS_PER_TURN;
+  await loop.close?.();
+  probes[id] = { perCallMs, setupMs };
+  say({ probed: id, perCallMs });
+}
+
+const plan = planRuns(probes as Record<LoopId, Probe>, CALLS_PER_TURN);
+const next: Partial<Record<LoopId, BenchLoop>> = {};
+const tasks = Object.fromEntries(
+  loops.map((id) => [
+    id,
+    async () => {
+      // Warm-up runs come without a settle before them: they make their loop themselves.
+      const loop = next[id] ?? (await factory.make(id));
+      delete next[id];
+      await turns(loop, plan.turns[id]);
+      return loop;
     },
-    { ...options, settle: prepare },
-  );
-}
-
-const size = Number(process.argv[2]);
-if (!Number.isInteger(size) || size < 0) throw new Error(`usage: measure-agent.ts <messages in the history>, got ${process.argv[2]}`);
-
-const empty = agentHistory(0);
-await timeAgents(empty.entries, empty.messages, WARM_ROUND);
-const { entries, messages } = agentHistory(size);
-const samples = await timeAgents(entries, messages, repetitions(size));
-const perCall = (runs: number[]) => median(runs) / (TURNS * CALLS_PER_TURN);
-const row: Measurement = { operation: 'agent-call', size, unit: 'ms', tiller: perCall(samples.tiller), reference: { name: 'pi-agent-core', value: perCall(samples.pi) } };
-process.stdout.write(JSON.stringify(row));
+  ]),
+) as Record<LoopId, () => Promise<BenchLoop>>;
+const options: MeasureOptions = {
+  warmup: plan.warmup,
+  runs: plan.runs,
+  // A fresh loop per run, made before the clock starts, so every run begins at the same history length.
+  settle: async () => {
+    for (const id of loops) next[id] ??= await factory.make(id);
+  },
+  after: async (result) => (result as BenchLoop).close?.(),
+};
+const samples = await measure(tasks, options);
+for (const id of loops) await next[id]?.close?.();
+say({ perCallMs: Object.fromEntries(loops.map((id) => [id, median(samples[id]) / (plan.turns[id] * CALLS_PER_TURN)])) });

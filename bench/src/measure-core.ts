@@ -30,6 +30,9 @@ const repetitions = (size: number): MeasureOptions => (size >= 100_000 ? { warmu
 const STEP_REPETITIONS: MeasureOptions = { warmup: 10, runs: 41 };
 const DECISION_REPETITIONS: MeasureOptions = { warmup: 3, runs: 15, batch: 1000 };
 
+/** Microseconds per event of runs that each handled `events` events. */
+const perEventOf = (samples: number[], events: number) => (median(samples) / events) * 1000;
+
 async function measureCore(size: number, entries: Entry[]): Promise<Measurement[]> {
   const reps = repetitions(size);
   const starts = await measure({ start: () => start({ entries }), pass: () => onePass(entries) }, reps);
@@ -57,7 +60,7 @@ async function measureCore(size: number, entries: Entry[]): Promise<Measurement[
     },
     STEP_REPETITIONS,
   );
-  const perEvent = (samples: number[]) => (median(samples) / perRun) * 1000;
+  const perEvent = (samples: number[]) => perEventOf(samples, perRun);
   const events = journal.slice(0, REPLAY_TURNS * EVENTS_PER_TURN);
   // Throughput is the fold alone: each run replays from a snapshot started before its clock, a
   // fresh one, so no run pays for branching off a snapshot another run stepped (`start` is its own row).
@@ -69,13 +72,23 @@ async function measureCore(size: number, entries: Entry[]): Promise<Measurement[
         started = undefined;
         return replayFrom(from, events);
       },
+      // The same number of bare transitions, timed round-robin with the fold: its floor in this run.
+      transition: () => {
+        for (let i = 0; i < events.length; i++) bare = transition(toggle, bare, go)[0];
+        return bare;
+      },
     },
-    { ...reps, settle: () => (started = start({ entries })) },
+    {
+      ...reps,
+      settle: () => {
+        started ??= start({ entries });
+      },
+    },
   );
   return [
     { operation: 'step', size, unit: 'us', tiller: perEvent(samples.tiller), reference: { name: 'bare transition()', value: perEvent(samples.transition) } },
     { operation: 'start', size, unit: 'ms', tiller: median(starts.start), reference: { name: ONE_PASS, value: median(starts.pass) } },
-    { operation: 'replay', size, unit: 'events/s', tiller: (events.length / median(replays.replay)) * 1000 },
+    { operation: 'replay', size, unit: 'us', tiller: perEventOf(replays.replay, events.length), reference: { name: 'bare transition()', value: perEventOf(replays.transition, events.length) } },
   ];
 }
 

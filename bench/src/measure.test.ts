@@ -69,4 +69,29 @@ describe('measure', () => {
     expect(samples.op).toEqual([1, 1]);
     expect(seen).toEqual([undefined, undefined]);
   });
+
+  it('awaits an async settle before the clock starts, and hands every result to after, untimed', async () => {
+    const clock = fakeClock();
+    const order: string[] = [];
+    let n = 0;
+    const samples = await measure(
+      { op: () => (order.push('run'), clock.spend(2), ++n) },
+      {
+        warmup: 1,
+        runs: 2,
+        now: clock.now,
+        settle: async () => {
+          await new Promise((resolve) => setTimeout(resolve, 1));
+          order.push('settled');
+          clock.spend(50);
+        },
+        after: async (result) => {
+          order.push(`after ${String(result)}`);
+          clock.spend(70);
+        },
+      },
+    );
+    expect(samples.op).toEqual([2, 2]);
+    expect(order).toEqual(['run', 'after 1', 'settled', 'run', 'after 2', 'settled', 'run', 'after 3']);
+  });
 });

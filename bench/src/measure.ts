@@ -11,7 +11,9 @@ export interface MeasureOptions {
    * Called untimed before every timed run, for example a full garbage collection, so that no run
    * pays for the garbage of the one before it (default: nothing).
    */
-  settle?: () => void;
+  settle?: () => void | Promise<void>;
+  /** Called untimed after every run, warm-up included, with the task's result: for example to close what the run opened. */
+  after?: (result: unknown) => void | Promise<void>;
 }
 
 /** Results are kept here so the engine cannot drop a call whose value nobody reads. */
@@ -28,7 +30,7 @@ export function lastResult(): unknown {
  * sample per run: milliseconds per call.
  */
 export async function measure<K extends string>(tasks: Record<K, () => unknown>, options: MeasureOptions): Promise<Record<K, number[]>> {
-  const { warmup, runs, batch = 1, now = () => performance.now(), settle } = options;
+  const { warmup, runs, batch = 1, now = () => performance.now(), settle, after } = options;
   if (!Number.isInteger(runs) || runs < 1) throw new RangeError(`runs must be a positive integer, got ${runs}`);
   if (!Number.isInteger(batch) || batch < 1) throw new RangeError(`batch must be a positive integer, got ${batch}`);
   const names = Object.keys(tasks) as K[];
@@ -39,18 +41,25 @@ export async function measure<K extends string>(tasks: Record<K, () => unknown>,
     sink = task();
     return sink instanceof Promise ? sink.then((value: unknown) => (sink = value)) : undefined;
   };
-  for (let i = 0; i < warmup; i++) for (const name of names) await call(tasks[name]);
+  for (let i = 0; i < warmup; i++) {
+    for (const name of names) {
+      await call(tasks[name]);
+      await after?.(sink);
+    }
+  }
   for (let i = 0; i < runs; i++) {
     for (const name of names) {
       const task = tasks[name];
       sink = undefined;
-      settle?.();
+      const settling = settle?.();
+      if (settling) await settling;
       const start = now();
       for (let b = 0; b < batch; b++) {
         const pending = call(task);
         if (pending) await pending;
       }
       samples[name].push((now() - start) / batch);
+      await after?.(sink);
     }
   }
   return samples;

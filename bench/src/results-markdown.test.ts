@@ -28,4 +28,11 @@ describe('resultsMarkdown', () => {
     const text = resultsMarkdown(rows, { date: 'd', versions: [], sizes: [1018, 10_000], seconds: 1 });
     expect(text).toContain('No two sizes ten times apart were measured.');
   });
+
+  it('names the conversation measured, and says so above the tables when the recording was absent', () => {
+    const text = resultsMarkdown(rows, { date: 'd', versions: [], sizes: [10_000], seconds: 1, source: 'a generated session (seed 17, 1,018 entries)', note: 'pi-large-session.jsonl not found' });
+    expect(text).toContain('Every session and history repeats a generated session (seed 17, 1,018 entries).');
+    expect(text).toContain('**Note:** pi-large-session.jsonl not found.');
+    expect(text.indexOf('**Note:**')).toBeLessThan(text.indexOf('| operation |'));
+  });
 });

@@ -11,6 +11,10 @@ export interface RunInfo {
   sizes: readonly number[];
   /** Wall time of the whole run, seconds. */
   seconds: number;
+  /** What conversation every row repeats (the recording, or a generated stand-in). */
+  source?: string;
+  /** Shown above the tables when set: for example that the recording was absent. */
+  note?: string;
 }
 
 const ORDER = Object.keys(OPERATIONS) as OperationId[];
@@ -28,7 +32,9 @@ export function resultsMarkdown(all: readonly Measurement[], info: RunInfo): str
     '# Benchmark results',
     '',
     `Written by \`pnpm bench\` on ${info.date} (${info.versions.join(', ')}; the whole run took ${Math.round(info.seconds)} s).`,
-    'Medians of several runs after a warm-up; the ratio is Tiller over pi or the floor (below 1: Tiller is faster or smaller).',
+    ...(info.source ? [`Every session and history repeats ${info.source}.`] : []),
+    ...(info.note ? ['', `**Note:** ${info.note}.`, ''] : []),
+    'Medians of several runs after a warm-up; the ratio is Tiller over what it is compared with (for rates, the other way round), so below 1 Tiller is faster or smaller.',
     'How each number is measured: [docs/performance.md](../docs/performance.md).',
     '',
     resultsTable(sorted),

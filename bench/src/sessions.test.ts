@@ -5,7 +5,7 @@ import { LOST_RESULT_NOTE } from '@tiller/core';
 import { createSessionLog, JsonlStore, resumeContext } from '@tiller/session';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pi, piOpen } from './pi.js';
-import { seedSessionText } from './seed-session.js';
+import { sourceSession } from './source-session.js';
 import { writeSessions, type BenchSession } from './sessions.js';
 
 describe('writeSessions', () => {
@@ -18,7 +18,7 @@ describe('writeSessions', () => {
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
   it('writes the recording at its own length and each requested size', () => {
-    expect(sessions.map((s) => s.size)).toEqual([piOpen(seedSessionText()).entries.length, 2500]);
+    expect(sessions.map((s) => s.size)).toEqual([sourceSession().lines.length, 2500]);
   });
 
   it('gives pi and Tiller the same entries, in the same order, with the same context length but for stand-in results', async () => {

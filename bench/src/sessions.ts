@@ -3,9 +3,8 @@ import { join } from 'node:path';
 import type { Entry } from '@tiller/core';
 import { compact, compactionEntry, DEFAULT_COMPACTION_SETTINGS, prepareCompaction, type Summarizer } from '@tiller/compaction';
 import { importPiSession, JsonlStore } from '@tiller/session';
-import { piOpen } from './pi.js';
-import { seedSessionText } from './seed-session.js';
 import { scaleSession, type PiLine } from './scale-session.js';
+import { sourceSession } from './source-session.js';
 
 /** The files of one session size: the same conversation for pi and for Tiller. */
 export interface BenchSession {
@@ -35,12 +34,12 @@ async function writeTillerFile(path: string, entries: readonly Entry[]): Promise
 }
 
 /**
- * Writes the benchmark sessions into `dir`: the seed pi session (seed-session.ts) at its own length
- * (with fresh ids, in pi's current format) and scaled by repetition to each of `sizes`.
+ * Writes the benchmark sessions into `dir`: the source session (the large recorded pi session,
+ * or its generated stand-in; see `sourceSession`) at its own length (with fresh ids, in pi's
+ * current format) and scaled by repetition to each of `sizes`.
  */
-export async function writeSessions(dir: string, sizes: readonly number[]): Promise<BenchSession[]> {
+export async function writeSessions(dir: string, sizes: readonly number[], source: readonly PiLine[] = sourceSession().lines): Promise<BenchSession[]> {
   await mkdir(dir, { recursive: true });
-  const source = piOpen(seedSessionText()).entries as unknown as PiLine[];
   const out: BenchSession[] = [];
   for (const requested of [source.length, ...sizes]) {
     const piFile = join(dir, `pi-${requested}.jsonl`);

@@ -1,0 +1,70 @@
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CALLS_PER_TURN } from './instant-model.js';
+import type { LoopId } from './loops.js';
+
+const script = join(dirname(fileURLToPath(import.meta.url)), 'measure-agent.ts');
+
+/** What one history length gave: each loop's median per model call, and the loops stopped at the limit. */
+export interface LoopTimes {
+  perCallMs: Partial<Record<LoopId, number>>;
+  overLimit: LoopId[];
+}
+
+type ChildLine = { probing: LoopId } | { probed: LoopId; perCallMs: number } | { perCallMs: Record<LoopId, number> };
+
+/**
+ * Runs measure-agent.ts for `loops` at `size` messages in a child process, watching its probes:
+ * a loop whose probe (two turns, so four model calls) takes longer than `limitMs` a call is
+ * stopped there, not run to the end: the child is killed and started again without it, and the
+ * loop is reported over the limit.
+ */
+export async function timeLoops(size: number, loops: readonly LoopId[], dir: string, limitMs: number): Promise<LoopTimes> {
+  const overLimit: LoopId[] = [];
+  let remaining = [...loops];
+  while (remaining.length > 0) {
+    const outcome = await runOnce(size, remaining, dir, limitMs * CALLS_PER_TURN * 2);
+    if (outcome.kind === 'done') return { perCallMs: outcome.perCallMs, overLimit };
+    overLimit.push(outcome.loop);
+    remaining = remaining.filter((id) => id !== outcome.loop);
+  }
+  return { perCallMs: {}, overLimit };
+}
+
+type Outcome = { kind: 'done'; perCallMs: Partial<Record<LoopId, number>> } | { kind: 'over'; loop: LoopId };
+
+function runOnce(size: number, loops: readonly LoopId[], dir: string, probeLimitMs: number): Promise<Outcome> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...process.execArgv, script, String(size), loops.join(','), dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let buffered = '';
+    let timer: NodeJS.Timeout | undefined;
+    let settled: Outcome | undefined;
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      buffered += chunk;
+      let newline: number;
+      while ((newline = buffered.indexOf('\n')) >= 0) {
+        const line = JSON.parse(buffered.slice(0, newline)) as ChildLine;
+        buffered = buffered.slice(newline + 1);
+        if ('probing' in line) {
+          const loop = line.probing;
+          timer = setTimeout(() => {
+            settled = { kind: 'over', loop };
+            child.kill('SIGKILL');
+          }, probeLimitMs);
+        } else if ('probed' in line) {
+          clearTimeout(timer);
+        } else {
+          settled = { kind: 'done', perCallMs: line.perCallMs };
+        }
+      }
+    });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (settled) resolve(settled);
+      else reject(new Error(`measure-agent.ts ${size} ${loops.join(',')} exited with ${signal ?? code} before its results`));
+    });
+  });
+}

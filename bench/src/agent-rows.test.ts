@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { agentRows } from './agent-rows.js';
+
+describe('agentRows', () => {
+  it('puts the Tiller loop beside each peer, and a peer stopped at the limit over it', () => {
+    const times = { perCallMs: { tiller: 0.2, 'ai-sdk': 30 }, overLimit: ['langgraph-memory' as const] };
+    expect(agentRows('agent-call-peers', 'tiller', ['ai-sdk', 'langgraph-memory'], 1000, times, 2000)).toEqual([
+      { operation: 'agent-call-peers', size: 1000, unit: 'ms', tiller: 0.2, reference: { name: 'AI SDK generateText loop', value: 30 } },
+      { operation: 'agent-call-peers', size: 1000, unit: 'ms', tiller: 0.2, reference: { name: 'LangGraph + MemorySaver', value: 2000, overLimit: true } },
+    ]);
+  });
+
+  it('gives no rows when the Tiller loop itself has no time', () => {
+    expect(agentRows('agent-call', 'tiller', ['pi-agent-core'], 0, { perCallMs: { 'pi-agent-core': 1 }, overLimit: [] }, 2000)).toEqual([]);
+  });
+});

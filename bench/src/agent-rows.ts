@@ -1,0 +1,18 @@
+import type { LoopTimes } from './agent-loops-child.js';
+import { LOOP_NAMES, type LoopId } from './loops.js';
+import type { Measurement, OperationId } from './measurement.js';
+
+/**
+ * The rows of one history length: `subject` (a Tiller loop) beside each of `peers`, as timed in
+ * one process. A peer stopped at the limit, here or at a shorter history, is shown over it.
+ */
+export function agentRows(operation: OperationId, subject: LoopId, peers: readonly LoopId[], size: number, times: LoopTimes, limitMs: number): Measurement[] {
+  const tiller = times.perCallMs[subject];
+  if (tiller === undefined) return [];
+  return peers.map((peer): Measurement => {
+    const value = times.perCallMs[peer];
+    const name = LOOP_NAMES[peer];
+    if (value === undefined) return { operation, size, unit: 'ms', tiller, reference: { name, value: limitMs, overLimit: true } };
+    return { operation, size, unit: 'ms', tiller, reference: { name, value } };
+  });
+}

@@ -1,0 +1,99 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { BaseMessage } from '@langchain/core/messages';
+import { journalPathFor } from '@tiller/shell';
+import { toAiSdkMessages } from './to-ai-sdk-messages.js';
+import type { ModelMessage } from 'ai';
+import { aiSdkLoop } from './ai-sdk-loop.js';
+import type { Conversation } from './conversation.js';
+import { piAgent, tillerAgent, tillerFileAgent, writeSessionFile } from './instant-agents.js';
+import type { BenchLoop } from './instant-model.js';
+import { langGraphLoop, toLangChainMessages } from './langgraph-loop.js';
+
+/** The agent loops the per-call benchmark runs side by side. */
+export const LOOP_IDS = ['tiller', 'tiller-jsonl', 'pi-agent-core', 'ai-sdk', 'langgraph', 'langgraph-memory', 'langgraph-sqlite'] as const;
+export type LoopId = (typeof LOOP_IDS)[number];
+
+/** How the results page names each loop. */
+export const LOOP_NAMES: Record<LoopId, string> = {
+  tiller: 'Tiller, memory session',
+  'tiller-jsonl': "Tiller, JSONL session (fsync 'batch') + file journal",
+  'pi-agent-core': 'pi-agent-core',
+  'ai-sdk': 'AI SDK generateText loop',
+  langgraph: 'LangGraph, no checkpointer',
+  'langgraph-memory': 'LangGraph + MemorySaver',
+  'langgraph-sqlite': 'LangGraph + SQLite checkpointer',
+};
+
+export function isLoopId(value: string): value is LoopId {
+  return (LOOP_IDS as readonly string[]).includes(value);
+}
+
+/**
+ * Makes fresh loops over one conversation, each over its own copy of it, as often as asked.
+ * The copies in the AI SDK's and LangChain's shapes are made once, on first use; file-backed
+ * loops get their own files under `dir`, removed when the loop is closed.
+ */
+export function loopFactory(conversation: Conversation, dir: string) {
+  let modelMessages: ModelMessage[] | undefined;
+  let langChainMessages: BaseMessage[] | undefined;
+  let sessionTemplate: Promise<string> | undefined;
+  let made = 0;
+  const template = () =>
+    (sessionTemplate ??= (async () => {
+      await mkdir(dir, { recursive: true });
+      const path = join(dir, 'history.jsonl');
+      await rm(path, { force: true });
+      await writeSessionFile(path, conversation.entries);
+      return path;
+    })());
+
+  async function make(id: LoopId): Promise<BenchLoop> {
+    const n = made++;
+    switch (id) {
+      case 'tiller': {
+        const agent = tillerAgent(conversation.entries);
+        return { prompt: (text) => agent.prompt(text), close: () => agent.close() };
+      }
+      case 'tiller-jsonl': {
+        const path = join(dir, `tiller-${n}.jsonl`);
+        const agent = await tillerFileAgent(await template(), path);
+        return {
+          prompt: (text) => agent.prompt(text),
+          async close() {
+            await agent.close();
+            await agent.session.close();
+            await Promise.all([rm(path, { force: true }), rm(journalPathFor(path), { force: true })]);
+          },
+        };
+      }
+      case 'pi-agent-core': {
+        const agent = piAgent(conversation.piMessages);
+        return { prompt: (text) => agent.prompt(text) };
+      }
+      case 'ai-sdk':
+        return aiSdkLoop((modelMessages ??= toAiSdkMessages(conversation.messages)));
+      case 'langgraph':
+        return langGraphLoop((langChainMessages ??= toLangChainMessages(conversation.messages)), { kind: 'none' });
+      case 'langgraph-memory':
+        return langGraphLoop((langChainMessages ??= toLangChainMessages(conversation.messages)), { kind: 'memory' });
+      case 'langgraph-sqlite': {
+        await mkdir(dir, { recursive: true });
+        const file = join(dir, `langgraph-${n}.sqlite`);
+        const loop = await langGraphLoop((langChainMessages ??= toLangChainMessages(conversation.messages)), { kind: 'sqlite', file });
+        return {
+          prompt: (text) => loop.prompt(text),
+          async close() {
+            await loop.close?.();
+            await Promise.all(['', '-wal', '-shm'].map((suffix) => rm(file + suffix, { force: true })));
+          },
+        };
+      }
+      default: {
+        const unknown: never = id;
+        throw new TypeError(`unknown loop ${String(unknown)}`);
+      }
+    }
+  }
+  return { make };
+}

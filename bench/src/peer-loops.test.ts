@@ -1,0 +1,77 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { journalPathFor } from '@tiller/shell';
+
+import type { GenerateTextResult, ToolSet } from 'ai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { aiSdkLoop } from './ai-sdk-loop.js';
+import { agentHistory } from './conversation.js';
+import { tillerFileAgent, writeSessionFile } from './instant-agents.js';
+import { langGraphLoop, toLangChainMessages } from './langgraph-loop.js';
+import { LOOP_IDS, loopFactory } from './loops.js';
+import { toAiSdkMessages } from './to-ai-sdk-messages.js';
+
+const HISTORY = 200;
+const conversation = agentHistory(HISTORY);
+
+describe('the peer loops over the same conversation', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'tiller-bench-loops-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('AI SDK: a turn is two model calls (steps) and one run of the no-op tool, and adds four messages', async () => {
+    const loop = aiSdkLoop(toAiSdkMessages(conversation.messages));
+    for (const text of ['first', 'second']) {
+      const result = (await loop.prompt(text)) as GenerateTextResult<ToolSet, never>;
+      expect(result.steps.map((s) => s.finishReason)).toEqual(['tool-calls', 'stop']);
+      expect(result.text).toBe('done');
+    }
+    const added = loop.messages.slice(HISTORY);
+    expect(added.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user', 'assistant', 'tool', 'assistant']);
+    expect(added[2]).toMatchObject({ role: 'tool', content: [{ type: 'tool-result', toolName: 'noop', output: { type: 'text', value: 'ok' } }] });
+  });
+
+  for (const kind of ['none', 'memory', 'sqlite'] as const) {
+    it(`LangGraph (${kind === 'none' ? 'no checkpointer' : kind}): the same two model calls and one tool run, on top of the whole history`, async () => {
+      const loop = await langGraphLoop(toLangChainMessages(conversation.messages), kind === 'sqlite' ? { kind, file: join(dir, 'checkpoints.sqlite') } : { kind });
+      for (const text of ['first', 'second']) await loop.prompt(text);
+      const messages = await loop.messages();
+      expect(messages).toHaveLength(HISTORY + 8);
+      const added = messages.slice(HISTORY);
+      expect(added.map((m) => m.getType())).toEqual(['human', 'ai', 'tool', 'ai', 'human', 'ai', 'tool', 'ai']);
+      expect(added[2]).toMatchObject({ content: 'ok', name: 'noop' });
+      expect(added[3]?.content).toBe('done');
+      await loop.close?.();
+    });
+  }
+
+  it("the durable Tiller agent appends each turn's four entries to its session file and journals the turn beside it", async () => {
+    const template = join(dir, 'template.jsonl');
+    await writeSessionFile(template, conversation.entries);
+    const path = join(dir, 'durable.jsonl');
+    const agent = await tillerFileAgent(template, path);
+    expect(await agent.prompt('first')).toMatchObject({ status: 'completed', stopReason: 'stop' });
+    await agent.close();
+    await agent.session.close();
+    const lines = (await readFile(path, 'utf8')).trim().split('\n');
+    // The header, the history, then the turn.
+    expect(lines).toHaveLength(1 + HISTORY + 4);
+    const journal = (await readFile(journalPathFor(path), 'utf8')).trim().split('\n');
+    expect(JSON.parse(journal[0]!)).toMatchObject({ type: 'header' });
+    expect(journal.length).toBeGreaterThan(4);
+  });
+
+  it('every loop the benchmark names can be made, prompted and closed, leaving no file behind', async () => {
+    const loopsDir = join(dir, 'factory');
+    const factory = loopFactory(agentHistory(40), loopsDir);
+    for (const id of LOOP_IDS) {
+      const loop = await factory.make(id);
+      await loop.prompt('hello');
+      await loop.close?.();
+    }
+    expect((await readdir(loopsDir)).sort()).toEqual(['history.jsonl']);
+  });
+});
