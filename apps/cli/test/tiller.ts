@@ -22,8 +22,17 @@ function builtIsFresh(): boolean {
   });
 }
 
+const useBuilt = builtIsFresh();
+
 /** How the tests start the real CLI: the built bin when it is up to date, else the source through tsx. */
-export const tillerCommand: string[] = builtIsFresh() ? [built] : ['--import', tsxLoader, source];
+export const tillerCommand: string[] = useBuilt ? [built] : ['--import', tsxLoader, source];
+
+// The test runner makes child processes resolve `@tiller/*` to their TypeScript sources (the
+// `@tiller/source` condition in NODE_OPTIONS). The built bin runs on plain node, which cannot load
+// them: its children resolve the built files, as an installed CLI does.
+if (useBuilt && process.env.NODE_OPTIONS) {
+  process.env.NODE_OPTIONS = process.env.NODE_OPTIONS.split(/\s+/).filter((flag) => flag !== '--conditions=@tiller/source').join(' ');
+}
 
 export interface TillerRun {
   code: number | null;

@@ -4,6 +4,7 @@ import { demoCommand } from './demo.js';
 import { diagramCommand } from './diagram.js';
 import { exportCommand } from './export.js';
 import { importCommand } from './import.js';
+import { inspectCommand } from './inspect.js';
 import { replayCommand } from './replay.js';
 import { runCommand } from './run.js';
 import { sessionsCommand } from './sessions.js';
@@ -17,8 +18,7 @@ export const commands: readonly Command<OptionSpecs>[] = [
   compactCommand,
   sessionsCommand,
   showCommand,
-  // inspect: serves the inspector (apps/inspector) on 127.0.0.1, or writes it as one HTML file.
-  // Registered here once the inspector lands; until then `tiller inspect` is an unknown command.
+  inspectCommand,
   exportCommand,
   importCommand,
   diagramCommand,

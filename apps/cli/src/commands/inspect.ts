@@ -1,0 +1,48 @@
+import { InspectorSourceError, serveInspector, writeInspectorHtml } from '@tiller/inspector';
+import { defineCommand } from '../cli/command.js';
+import { CliError, ExitCode } from '../cli/errors.js';
+import { wholeNumber } from '../cli/parse-command-line.js';
+
+export const inspectCommand = defineCommand({
+  name: 'inspect',
+  summary: 'open a journal or a session in the inspector (served on 127.0.0.1), or write it as one HTML file',
+  args: '<journal|session>',
+  positionals: { min: 1, max: 1 },
+  description: [
+    'Serves the inspector page and the file on 127.0.0.1 and prints the URL; Ctrl-C stops it. The',
+    'page replays the journal through the core in the browser (statechart, timeline, context gauge,',
+    'session tree), with no model call. A session file is read with the journal beside it.',
+    '--follow streams the journal as it is written, for a run that is still going.',
+    '--html OUT writes one self-contained file with the data inside, which opens from file://.',
+  ].join('\n'),
+  options: {
+    html: { type: 'string', value: 'OUT', description: 'write one self-contained HTML file instead of serving' },
+    follow: { type: 'boolean', description: 'follow the journal as it is written (a live run)' },
+    port: { type: 'string', value: 'N', description: 'the port on 127.0.0.1 (default: any free one)' },
+  },
+  async run({ positionals, options }, io) {
+    const file = positionals[0]!;
+    try {
+      if (options.html !== undefined) {
+        const written = await writeInspectorHtml(file, options.html);
+        io.stdout.write(`${written}\n`);
+        return ExitCode.ok;
+      }
+      const port = wholeNumber('inspect', 'port', options.port, 0) ?? 0;
+      const server = await serveInspector({ file, port, follow: options.follow === true });
+      io.stdout.write(`${io.out.bold('inspector:')} ${server.url}\n`);
+      io.stderr.write(io.err.dim('Ctrl-C stops the server.\n'));
+      await new Promise<void>((resolve) => {
+        const stop = io.onInterrupt(() => {
+          stop();
+          resolve();
+        });
+      });
+      await server.close();
+      return ExitCode.ok;
+    } catch (error) {
+      if (error instanceof InspectorSourceError) throw new CliError(`tiller inspect: ${error.message}`, ExitCode.input);
+      throw error;
+    }
+  },
+});

@@ -1,0 +1,66 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { repoRoot, tiller, tillerCommand } from './tiller.js';
+
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
+
+let dir: string;
+let journal: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'tiller-inspect-'));
+  const demo = await tiller(['demo', '--dir', dir, '--delay', '0']);
+  expect(demo.code).toBe(0);
+  journal = join(dir, 'session.journal.jsonl');
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe('tiller inspect', () => {
+  it('writes one HTML file with the recorded journal inside', async () => {
+    const out = join(dir, 'turn.html');
+    const run = await tiller(['inspect', join(dir, 'session.jsonl'), '--html', out]);
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toBe(out);
+    const html = await readFile(out, 'utf8');
+    const lines = (await readFile(journal, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { type: string; input?: { type: string; turnId?: string } });
+    const turnId = lines.find((l) => l.input?.type === 'turn.start')!.input!.turnId!;
+    // The journal travels inside the page: no request is needed to open it.
+    expect(html).toContain('<html');
+    expect(html).toContain('tiller.journal');
+    expect(html).toContain(turnId);
+  });
+
+  it('serves the page and the journal on 127.0.0.1 until Ctrl-C', async () => {
+    const child = spawn(process.execPath, [...tillerCommand, 'inspect', journal], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          out += chunk;
+          const found = /http:\/\/127\.0\.0\.1:\d+\//.exec(out);
+          if (found) resolve(found[0]);
+        });
+        child.on('close', (code) => reject(new Error(`tiller inspect exited (${code}) before printing its URL: ${out}`)));
+      });
+      const page = await fetch(url);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<html');
+      const served = await fetch(new URL('journal', url));
+      expect(await served.text()).toBe(await readFile(journal, 'utf8'));
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
+  it('says in one line what is wrong with a file it cannot inspect', async () => {
+    const run = await tiller(['inspect', join(dir, 'nothing-here.jsonl')]);
+    expect(run.code).toBe(3);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/tiller inspect: .*nothing-here\.jsonl: no such file/);
+  });
+});
