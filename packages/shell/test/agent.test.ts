@@ -56,6 +56,19 @@ describe('createAgent: a turn end to end with the scripted model', () => {
     expect(events.some((e) => e.type === 'toolcall.delta' && e.toolName === 'echo' && e.delta === '{"text":"two"}')).toBe(true);
   });
 
+  it('survives tools that return what cannot be sent: each becomes an error result and the turn completes', async () => {
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    const returns = (name: string, value: unknown) => defineTool({ name, description: name, input: z.object({}), execute: async () => value });
+    const tools = [returns('loop', circular), returns('big', 1n), returns('badDetails', { content: [{ type: 'text', text: 'x' }], details: circular }), returns('noMime', { content: [{ type: 'image', data: 'AAA' }] })];
+    const model = scriptedModel([{ toolCalls: tools.map((t) => ({ name: t.name, args: {} })) }, { text: 'done' }]);
+    const agent = createAgent({ model, tools });
+    expect(await agent.prompt('go')).toMatchObject({ status: 'completed' });
+    const results = agent.session.context().filter((m) => m.role === 'toolResult');
+    expect(results.map((r) => [r.toolName, r.isError])).toEqual(tools.map((t) => [t.name, true]));
+    expect(results.every((r) => r.content[0]?.type === 'text' && r.content[0].text.includes(`Tool "${r.toolName}"`))).toBe(true);
+  });
+
   it('runs parallel calls of one reply and answers them in call order', async () => {
     const { sleep } = recordingTools();
     const model = scriptedModel([
