@@ -309,14 +309,22 @@ describe('abort reaches whatever the turn is doing', () => {
     expect(keptWithoutListening?.aborted).toBe(false);
   });
 
-  it('while the model streams', async () => {
-    const model = scriptedModel([{ text: 'a long answer', partDelayMs: 1_000 }]);
+  it('while the model streams: the partial reply is kept, and the next prompt sends a valid transcript', async () => {
+    const model = scriptedModel([{ thinking: 'hmm', text: 'a long answer', chunkSize: 4, partDelayMs: 200 }, { text: 'short now' }]);
     const agent = createAgent({ model });
     const done = agent.prompt('hello');
     await nextEvent(agent, 'text.delta');
     await agent.abort();
     expect(await done).toMatchObject({ status: 'aborted', reason: 'aborted by the host' });
-    expect(roles(agent.session.context())).toEqual(['user']);
+    expect(roles(agent.session.context())).toEqual(['user', 'assistant']);
+    expect(agent.session.context().at(-1)).toMatchObject({
+      role: 'assistant',
+      stopReason: 'aborted',
+      content: [{ type: 'thinking', thinking: 'hmm' }, { type: 'text', text: 'a lo' }],
+    });
+    expect(await agent.prompt('again')).toMatchObject({ status: 'completed' });
+    const sent = roles(model.requests.at(-1)!.messages);
+    expect(sent).toEqual(['user', 'assistant', 'user']);
   });
 
   it('while tools run: every running tool gets the signal and the transcript stays valid', async () => {

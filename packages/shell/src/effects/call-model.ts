@@ -14,6 +14,14 @@ type Answer = TurnEventOf<'llm.done'> | TurnEventOf<'llm.failed'>;
  * against the turn's signal, so a model that ignores the signal cannot hold the turn.
  */
 export async function callModel(effect: CallLlmEffect, shell: EffectContext, signal: AbortSignal): Promise<Answer> {
+  try {
+    return await attemptModel(effect, shell, signal);
+  } finally {
+    shell.partial.end(effect.id);
+  }
+}
+
+async function attemptModel(effect: CallLlmEffect, shell: EffectContext, signal: AbortSignal): Promise<Answer> {
   const { model } = shell;
   // Lent, not copied: a copy per call would cost O(history) on every model call.
   const messages = effect.context.lend();
@@ -26,6 +34,7 @@ export async function callModel(effect: CallLlmEffect, shell: EffectContext, sig
   const { limits } = shell.options;
   for (let attempt = 1; ; attempt++) {
     shell.publish({ type: 'llm.started', callId: effect.id, attempt, at: now() });
+    shell.partial.begin(effect.id, model.id);
     try {
       const stream = model.stream({ messages, tools: effect.final ? [] : shell.toolSpecs, system: shell.options.systemPrompt, signal });
       const done = await streamToEnd(stream, effect, shell, signal);
@@ -62,9 +71,11 @@ async function streamToEnd(stream: AsyncIterable<ModelStreamPart>, effect: CallL
       const part = next.value;
       switch (part.type) {
         case 'text-delta':
+          shell.partial.add('text', part.delta);
           shell.publish({ type: 'text.delta', callId: effect.id, delta: part.delta, at: now() });
           break;
         case 'thinking-delta':
+          shell.partial.add('thinking', part.delta);
           shell.publish({ type: 'thinking.delta', callId: effect.id, delta: part.delta, at: now() });
           break;
         case 'toolcall-delta':

@@ -10,6 +10,7 @@ import type { JournalStore } from '../journal/journal-store.js';
 import { createJournalWriter } from '../journal/journal-writer.js';
 import type { Tool } from '../tools/define-tool.js';
 import { type AskedBatch, createApprovals } from './approvals.js';
+import { createPartialReply } from './partial-reply.js';
 import { createContextMeter } from './context-meter.js';
 import { createEventHub } from './event-hub.js';
 import { createInspection } from './inspection.js';
@@ -84,6 +85,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   const waiters = createOutcomeWaiters();
   const journal = createJournalWriter(init.journal, init.header, init.nextSeq);
   const inspection = createInspection(options.inspect, `tiller.turn:${init.header?.baseLeafId ?? session.leafId ?? 'root'}`);
+  const partial = createPartialReply();
   const shell: EffectContext = {
     options,
     model: options.model,
@@ -95,6 +97,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     approvals,
     guard: guardPolicy(options.compactionPolicy, options.model, meter.path, init.entryPoint),
     resumed: new Map(),
+    partial,
     publish: hub.publish,
     answer: (id, input) => mailbox.post({ kind: 'answer', id, answer: { input } }),
     turnEnded(outcome) {
@@ -200,7 +203,10 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
       return waiters.forTurn(turnId);
     },
     abort(reason) {
-      const applied = feed({ type: 'abort', at: now(), reason });
+      // The reply the model was streaming, if the turn waits on it, stays in the transcript.
+      const pending = snapshot.context.turn?.pending;
+      const streamed = pending?.type === 'call_llm' ? partial.of(pending.id) : undefined;
+      const applied = feed({ type: 'abort', at: now(), reason, ...(streamed ? { partial: streamed } : {}) });
       controller.abort(reason);
       approvals.drop();
       return applied;
