@@ -5,7 +5,14 @@ import type { AddressInfo } from 'node:net';
 export type ServerReply =
   | { stream: StreamScript }
   | { status: number; headers?: Record<string, string>; body: unknown }
-  | { hang: true };
+  | { hang: true }
+  /** Sends the headers and then nothing, ever (or `afterChunks` chunks of `stream`, then nothing). */
+  | { silent: true; stream?: StreamScript; afterChunks?: number }
+  /**
+   * A stream that breaks after `afterChunks` chunks: `reset` destroys the connection (TCP RST),
+   * `end` closes it cleanly without a finish or `[DONE]`, `malformed` sends a line that is not JSON.
+   */
+  | { broken: 'reset' | 'end' | 'malformed'; stream: StreamScript; afterChunks: number };
 
 export interface StreamScript {
   reasoning?: string;
@@ -44,6 +51,22 @@ export async function startChatCompletionsServer(replies: ServerReply[]): Promis
       return;
     }
     if ('hang' in reply) return;
+    if ('silent' in reply) {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      res.flushHeaders();
+      for (const chunk of sseChunks(reply.stream ?? {}).slice(0, reply.afterChunks ?? 0)) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+      return;
+    }
+    if ('broken' in reply) {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      for (const chunk of sseChunks(reply.stream).slice(0, reply.afterChunks)) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+      // Let the chunks reach the client before the break.
+      await new Promise((r) => setTimeout(r, 20));
+      if (reply.broken === 'reset') req.socket.resetAndDestroy();
+      else if (reply.broken === 'end') res.end();
+      else res.end('data: {"id":"chatcmpl-1","choices":[{"index":0,"delta":{"content":\n\n');
+      return;
+    }
     if ('status' in reply) {
       res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers }).end(JSON.stringify(reply.body));
       return;

@@ -124,6 +124,17 @@ describe('fromLanguageModel over real HTTP (an OpenAI-compatible server on 127.0
     expect(retries).toEqual(['transient', 'transient']);
   });
 
+  it.each(['reset', 'end', 'malformed'] as const)('retries a stream that breaks mid-message (%s) as transient, and keeps no partial reply', async (broken) => {
+    const model = await localModel([{ broken, stream: { text: 'the first half and the second half' }, afterChunks: 3 }, { stream: { text: 'whole' } }]);
+    const agent = createAgent({ model, limits: { retryBaseDelayMs: 1 } });
+    const retries: string[] = [];
+    agent.subscribe((e) => e.type === 'llm.retry' && retries.push(e.error.kind));
+    expect(await agent.prompt('hi')).toMatchObject({ status: 'completed' });
+    expect(retries).toEqual(['transient']);
+    expect(agent.session.context().at(-1)).toMatchObject({ role: 'assistant', content: [{ type: 'text', text: 'whole' }] });
+    expect(server!.requests).toHaveLength(2);
+  });
+
   it('fails at once on a bad key (fatal)', async () => {
     const model = await localModel([{ status: 401, body: { error: { message: 'Invalid API key' } } }]);
     const agent = createAgent({ model });
