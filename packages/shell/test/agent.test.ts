@@ -3,7 +3,7 @@ import type { Entry, Message, TillerModel } from '@tiller/core';
 import { createSessionLog, MemoryStore } from '@tiller/session';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AgentBrokenError, AgentBusyError, AgentOptionsError, ApprovalError, createAgent, defineTool, type AgentEvent } from '../src/index.js';
+import { AgentBrokenError, AgentBusyError, AgentOptionsError, ApprovalError, createAgent, defineTool, InvalidMessageError, type AgentEvent } from '../src/index.js';
 import { scriptedModel } from '@tiller/testing';
 import { nextEvent, recordEvents, recordingTools } from './helpers.js';
 
@@ -475,7 +475,19 @@ describe('options', () => {
 
   it('refuses a message that is not a user message', async () => {
     const agent = createAgent({ model: scriptedModel([]) });
-    await expect(agent.prompt({ role: 'assistant', content: [] } as never)).rejects.toThrow(/agent\.prompt: invalid message/);
+    await expect(agent.prompt({ role: 'assistant', content: [] } as never)).rejects.toThrow(/agent\.prompt: invalid user message/);
+  });
+
+  it('refuses an empty prompt and says what a prompt is when given something else; nothing is sent', async () => {
+    const model = scriptedModel([{ text: 'unused' }]);
+    const agent = createAgent({ model });
+    await expect(agent.prompt('')).rejects.toThrow(InvalidMessageError);
+    await expect(agent.prompt('  \n')).rejects.toThrow(/agent\.prompt: the message is empty/);
+    await expect(agent.prompt({ role: 'user', content: [] })).rejects.toThrow(/the message is empty/);
+    await expect(agent.prompt(42 as never)).rejects.toThrow(/agent\.prompt: expected a string or a user message \(\{role: 'user', content\}\), got a number/);
+    await expect(agent.steer('')).rejects.toMatchObject({ code: 'invalid_message' });
+    expect(model.requests).toHaveLength(0);
+    expect(agent.session.path()).toHaveLength(0);
   });
 });
 
@@ -498,5 +510,21 @@ describe('when the session log refuses entries', () => {
     await expect(agent.prompt('go')).rejects.toThrow(AgentBrokenError);
     await expect(agent.prompt('again')).rejects.toThrow(/the agent stopped: disk full/);
     expect(events.find((e) => e.type === 'shell.error')).toMatchObject({ message: 'disk full' });
+  });
+
+  it('does not report the last outcome as completed once the agent broke', async () => {
+    class FailingStore extends MemoryStore {
+      failing = false;
+      override async append(entries: readonly Entry[]) {
+        if (this.failing) throw new Error('disk full');
+        return super.append(entries);
+      }
+    }
+    const store = new FailingStore();
+    const agent = createAgent({ model: scriptedModel([{ text: 'one' }, { text: 'two' }]), session: createSessionLog(store) });
+    expect(await agent.prompt('first')).toMatchObject({ status: 'completed' });
+    store.failing = true;
+    await expect(agent.prompt('second')).rejects.toThrow(AgentBrokenError);
+    await expect(agent.idle()).rejects.toThrow(AgentBrokenError);
   });
 });

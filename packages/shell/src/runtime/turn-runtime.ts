@@ -142,7 +142,8 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
       }
     } catch (error) {
       if (error !== broken) breakDown(error);
-      if (letter.kind === 'input') letter.reply.reject(error);
+      // The caller hears that the agent stopped (the cause inside), as every later caller does.
+      if (letter.kind === 'input') letter.reply.reject(broken ?? error);
     }
   };
   const mailbox = createMailbox(handle);
@@ -223,8 +224,9 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
       return (snapshot.context.turn?.batch?.calls ?? []).filter((c) => waiting.has(c.id));
     },
     idle() {
-      if (!snapshot.context.turn) return Promise.resolve(snapshot.context.lastOutcome);
+      // A broken agent's last outcome may never have reached the log: it is not reported as such.
       if (broken) return Promise.reject(broken);
+      if (!snapshot.context.turn) return Promise.resolve(snapshot.context.lastOutcome);
       return waiters.forNextEnd();
     },
     subscribe: hub.subscribe,
