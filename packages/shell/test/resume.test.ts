@@ -189,7 +189,7 @@ describe('resumeAgent after a crash', () => {
     const leaf = crashed.session.leafId;
     await agent.close();
     // The journal lost everything after the turn's first input: it knows only the prompt.
-    const lines = structuredClone(journal.lines) as Array<{ type: string }>;
+    const lines = structuredClone(journal.lines);
     const firstInput = lines.findIndex((l) => l.type === 'input');
     const behind = memoryJournal(lines.slice(0, firstInput + 1) as never);
     const userId = crashed.session.path()[0]!.id;
