@@ -30,6 +30,8 @@ const DurableLimits = z.strictObject({
   maxRetries: z.number().int().nonnegative().default(3),
   retryBaseDelayMs: z.number().int().nonnegative().default(1_000),
   retryMaxDelayMs: z.number().int().nonnegative().default(30_000),
+  firstTokenTimeoutMs: ms.default(180_000),
+  streamIdleTimeoutMs: ms.default(120_000),
 }) satisfies z.ZodType<AgentLimits>;
 
 export const DurableAgentOptions = z.strictObject({

@@ -12,6 +12,7 @@ export { AgentBusyError } from './errors/agent-busy-error.js';
 export { AgentOptionsError } from './errors/agent-options-error.js';
 export { ApprovalError } from './errors/approval-error.js';
 export { CompactionPolicyViolatedError } from './errors/compaction-policy-violated-error.js';
+export { InvalidMessageError } from './errors/invalid-message-error.js';
 export { JournalError } from './errors/journal-error.js';
 export { ToolDefinitionError } from './errors/tool-definition-error.js';
 

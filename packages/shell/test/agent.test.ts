@@ -3,7 +3,7 @@ import type { Entry, Message, TillerModel } from '@tiller/core';
 import { createSessionLog, MemoryStore } from '@tiller/session';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AgentBrokenError, AgentBusyError, AgentOptionsError, ApprovalError, createAgent, defineTool, type AgentEvent } from '../src/index.js';
+import { AgentBrokenError, AgentBusyError, AgentOptionsError, ApprovalError, createAgent, defineTool, InvalidMessageError, type AgentEvent } from '../src/index.js';
 import { scriptedModel } from '@tiller/testing';
 import { nextEvent, recordEvents, recordingTools } from './helpers.js';
 
@@ -54,6 +54,19 @@ describe('createAgent: a turn end to end with the scripted model', () => {
     expect(events.filter((e) => e.type === 'thinking.delta').map((e) => (e as { delta: string }).delta).join('')).toBe('first look');
     expect(events.filter((e) => e.type === 'text.delta').map((e) => (e as { delta: string }).delta).join('')).toBe('all echoed');
     expect(events.some((e) => e.type === 'toolcall.delta' && e.toolName === 'echo' && e.delta === '{"text":"two"}')).toBe(true);
+  });
+
+  it('survives tools that return what cannot be sent: each becomes an error result and the turn completes', async () => {
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    const returns = (name: string, value: unknown) => defineTool({ name, description: name, input: z.object({}), execute: async () => value });
+    const tools = [returns('loop', circular), returns('big', 1n), returns('badDetails', { content: [{ type: 'text', text: 'x' }], details: circular }), returns('noMime', { content: [{ type: 'image', data: 'AAA' }] })];
+    const model = scriptedModel([{ toolCalls: tools.map((t) => ({ name: t.name, args: {} })) }, { text: 'done' }]);
+    const agent = createAgent({ model, tools });
+    expect(await agent.prompt('go')).toMatchObject({ status: 'completed' });
+    const results = agent.session.context().filter((m) => m.role === 'toolResult');
+    expect(results.map((r) => [r.toolName, r.isError])).toEqual(tools.map((t) => [t.name, true]));
+    expect(results.every((r) => r.content[0]?.type === 'text' && r.content[0].text.includes(`Tool "${r.toolName}"`))).toBe(true);
   });
 
   it('runs parallel calls of one reply and answers them in call order', async () => {
@@ -296,14 +309,22 @@ describe('abort reaches whatever the turn is doing', () => {
     expect(keptWithoutListening?.aborted).toBe(false);
   });
 
-  it('while the model streams', async () => {
-    const model = scriptedModel([{ text: 'a long answer', partDelayMs: 1_000 }]);
+  it('while the model streams: the partial reply is kept, and the next prompt sends a valid transcript', async () => {
+    const model = scriptedModel([{ thinking: 'hmm', text: 'a long answer', chunkSize: 4, partDelayMs: 200 }, { text: 'short now' }]);
     const agent = createAgent({ model });
     const done = agent.prompt('hello');
     await nextEvent(agent, 'text.delta');
     await agent.abort();
     expect(await done).toMatchObject({ status: 'aborted', reason: 'aborted by the host' });
-    expect(roles(agent.session.context())).toEqual(['user']);
+    expect(roles(agent.session.context())).toEqual(['user', 'assistant']);
+    expect(agent.session.context().at(-1)).toMatchObject({
+      role: 'assistant',
+      stopReason: 'aborted',
+      content: [{ type: 'thinking', thinking: 'hmm' }, { type: 'text', text: 'a lo' }],
+    });
+    expect(await agent.prompt('again')).toMatchObject({ status: 'completed' });
+    const sent = roles(model.requests.at(-1)!.messages);
+    expect(sent).toEqual(['user', 'assistant', 'user']);
   });
 
   it('while tools run: every running tool gets the signal and the transcript stays valid', async () => {
@@ -454,7 +475,19 @@ describe('options', () => {
 
   it('refuses a message that is not a user message', async () => {
     const agent = createAgent({ model: scriptedModel([]) });
-    await expect(agent.prompt({ role: 'assistant', content: [] } as never)).rejects.toThrow(/agent\.prompt: invalid message/);
+    await expect(agent.prompt({ role: 'assistant', content: [] } as never)).rejects.toThrow(/agent\.prompt: invalid user message/);
+  });
+
+  it('refuses an empty prompt and says what a prompt is when given something else; nothing is sent', async () => {
+    const model = scriptedModel([{ text: 'unused' }]);
+    const agent = createAgent({ model });
+    await expect(agent.prompt('')).rejects.toThrow(InvalidMessageError);
+    await expect(agent.prompt('  \n')).rejects.toThrow(/agent\.prompt: the message is empty/);
+    await expect(agent.prompt({ role: 'user', content: [] })).rejects.toThrow(/the message is empty/);
+    await expect(agent.prompt(42 as never)).rejects.toThrow(/agent\.prompt: expected a string or a user message \(\{role: 'user', content\}\), got a number/);
+    await expect(agent.steer('')).rejects.toMatchObject({ code: 'invalid_message' });
+    expect(model.requests).toHaveLength(0);
+    expect(agent.session.path()).toHaveLength(0);
   });
 });
 
@@ -477,5 +510,21 @@ describe('when the session log refuses entries', () => {
     await expect(agent.prompt('go')).rejects.toThrow(AgentBrokenError);
     await expect(agent.prompt('again')).rejects.toThrow(/the agent stopped: disk full/);
     expect(events.find((e) => e.type === 'shell.error')).toMatchObject({ message: 'disk full' });
+  });
+
+  it('does not report the last outcome as completed once the agent broke', async () => {
+    class FailingStore extends MemoryStore {
+      failing = false;
+      override async append(entries: readonly Entry[]) {
+        if (this.failing) throw new Error('disk full');
+        return super.append(entries);
+      }
+    }
+    const store = new FailingStore();
+    const agent = createAgent({ model: scriptedModel([{ text: 'one' }, { text: 'two' }]), session: createSessionLog(store) });
+    expect(await agent.prompt('first')).toMatchObject({ status: 'completed' });
+    store.failing = true;
+    await expect(agent.prompt('second')).rejects.toThrow(AgentBrokenError);
+    await expect(agent.idle()).rejects.toThrow(AgentBrokenError);
   });
 });

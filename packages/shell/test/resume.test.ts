@@ -2,7 +2,7 @@ import type { Compactor } from '@tiller/compaction';
 import { createSessionLog, MemoryStore } from '@tiller/session';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, defineTool, memoryJournal, resumeAgent, type Agent, type AgentEvent, type JournalStore } from '../src/index.js';
+import { AgentBrokenError, createAgent, defineTool, memoryJournal, resumeAgent, type Agent, type AgentEvent, type JournalStore } from '../src/index.js';
 import { scriptedModel } from '@tiller/testing';
 import { nextEvent, recordingTools } from './helpers.js';
 
@@ -141,5 +141,63 @@ describe('resumeAgent after a crash', () => {
     const resumed = await resumeAgent({ model: scriptedModel([{ text: 'hi' }]), session, journal: memoryJournal() });
     expect(await resumed.prompt('hello')).toMatchObject({ status: 'completed' });
     await expect(resumeAgent({ model: scriptedModel([]), session } as never)).rejects.toThrow(/session and journal are required/);
+  });
+
+  it('hands a failure of the resumed turn to idle(), with no unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const journal = memoryJournal();
+      const { echo } = recordingTools();
+      const agent = createAgent({
+        model: scriptedModel([{ toolCalls: [{ id: 'c1', name: 'echo', args: { text: 'x' } }] }, { text: 'never', delayMs: Infinity }]),
+        tools: [echo],
+        journal,
+      });
+      void agent.prompt('go');
+      await nextEvent(agent, 'llm.started');
+      const crashed = afterCrash(agent, journal);
+      await agent.close();
+      class FullDisk extends MemoryStore {
+        override async append(): Promise<never> {
+          throw new Error('disk full');
+        }
+      }
+      const session = createSessionLog(new FullDisk(crashed.session.entries()));
+      const resumed = await resumeAgent({ model: scriptedModel([{ toolCalls: [{ id: 'c1', name: 'echo', args: { text: 'x' } }] }]), tools: [echo], session, journal: crashed.journal });
+      await expect(resumed.idle()).rejects.toThrow(AgentBrokenError);
+      await new Promise((r) => setTimeout(r, 20));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
+  it('refuses a journal that is behind its session (a lost tail), naming both positions', async () => {
+    const journal = memoryJournal();
+    const { echo } = recordingTools();
+    const agent = createAgent({
+      model: scriptedModel([{ toolCalls: [{ id: 'c1', name: 'echo', args: { text: 'x' } }] }, { text: 'never', delayMs: Infinity }]),
+      tools: [echo],
+      journal,
+    });
+    void agent.prompt('go');
+    await nextEvent(agent, 'tools.finished');
+    await nextEvent(agent, 'llm.started');
+    const crashed = afterCrash(agent, journal);
+    const leaf = crashed.session.leafId;
+    await agent.close();
+    // The journal lost everything after the turn's first input: it knows only the prompt.
+    const lines = structuredClone(journal.lines);
+    const firstInput = lines.findIndex((l) => l.type === 'input');
+    const behind = memoryJournal(lines.slice(0, firstInput + 1) as never);
+    const userId = crashed.session.path()[0]!.id;
+    const model = scriptedModel([{ text: 'unused' }]);
+    await expect(resumeAgent({ model, tools: [echo], session: crashed.session, journal: behind })).rejects.toThrow(
+      new RegExp(`journal is behind its session: the journal ends at entry ${userId} but the session's leaf is ${leaf}`),
+    );
+    expect(model.requests).toHaveLength(0);
+    expect(crashed.session.leafId).toBe(leaf);
   });
 });

@@ -25,6 +25,13 @@ export const AgentLimits = z.strictObject({
   maxRetries: z.number().int().nonnegative().default(3),
   retryBaseDelayMs: z.number().int().nonnegative().default(1_000),
   retryMaxDelayMs: z.number().int().nonnegative().default(30_000),
+  /**
+   * A model call that has streamed nothing (no text, thinking or tool call) this long after it
+   * started fails as transient and is retried: a server that accepts and never answers.
+   */
+  firstTokenTimeoutMs: ms.default(180_000),
+  /** A model stream that goes quiet this long between two parts fails as transient and is retried. */
+  streamIdleTimeoutMs: ms.default(120_000),
 });
 export type AgentLimits = z.output<typeof AgentLimits>;
 

@@ -6,7 +6,7 @@ import { now } from '../clock.js';
 import { fileJournal, journalPathFor, memoryJournal, type JournalStore } from '../journal/journal-store.js';
 import type { AgentEvent, AgentListener } from './agent-event.js';
 import { AgentBusyError } from '../errors/agent-busy-error.js';
-import { AgentOptionsError } from '../errors/agent-options-error.js';
+import { InvalidMessageError } from '../errors/invalid-message-error.js';
 import { createTurnRuntime, journalHeader, type TurnRuntime } from '../runtime/turn-runtime.js';
 import { resolveAgentOptions, type AgentOptions } from './agent-options.js';
 
@@ -59,10 +59,20 @@ function defaultJournal(session: SessionLog): JournalStore {
 }
 
 function toUserMessage(input: UserInput, method: string): UserMessage {
-  // Any text makes a valid message; only a message the host built is checked.
-  if (typeof input === 'string') return { role: 'user', content: input };
+  if (typeof input === 'string') {
+    if (input.trim() === '') throw new InvalidMessageError(`agent.${method}: the message is empty; expected text or a user message with content`);
+    return { role: 'user', content: input };
+  }
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    const got = input === null ? 'null' : Array.isArray(input) ? 'an array' : `a ${typeof input}`;
+    throw new InvalidMessageError(`agent.${method}: expected a string or a user message ({role: 'user', content}), got ${got}`);
+  }
   const parsed = UserMessage.safeParse(input);
-  if (!parsed.success) throw new AgentOptionsError(`agent.${method}: invalid message:\n${z.prettifyError(parsed.error)}`);
+  if (!parsed.success) throw new InvalidMessageError(`agent.${method}: invalid user message:\n${z.prettifyError(parsed.error)}`);
+  const { content } = parsed.data;
+  if (typeof content === 'string' ? content.trim() === '' : content.length === 0) {
+    throw new InvalidMessageError(`agent.${method}: the message is empty; expected text or a user message with content`);
+  }
   return parsed.data;
 }
 
@@ -96,8 +106,8 @@ export function hostApi(session: SessionLog, journal: JournalStore, runtime: Tur
       }
       return outcome;
     },
-    steer: (input) => runtime.feed({ type: 'steer', at: now(), message: toUserMessage(input, 'steer') }),
-    followUp: (input) => runtime.feed({ type: 'follow_up', at: now(), message: toUserMessage(input, 'followUp') }),
+    steer: async (input) => runtime.feed({ type: 'steer', at: now(), message: toUserMessage(input, 'steer') }),
+    followUp: async (input) => runtime.feed({ type: 'follow_up', at: now(), message: toUserMessage(input, 'followUp') }),
     async abort(reason) {
       // A turn that is starting (its turn.start still queued) counts as running.
       if (!starting && !runtime.snapshot.context.turn) return;

@@ -1,4 +1,5 @@
-import { isBlockingEffect, settleInterruptedCalls, type ToolCallPart, type ToolOutcome } from '@tiller/core';
+import { type Entry, isBlockingEffect, settleInterruptedCalls, type ToolCallPart, type ToolOutcome } from '@tiller/core';
+import type { SessionLog } from '@tiller/session';
 import { JournalError } from '../errors/journal-error.js';
 import { type JournalLine, lastSegment } from '../journal/journal-format.js';
 import { replayJournal } from '../journal/replay-journal.js';
@@ -47,6 +48,7 @@ export async function resumeAgent({ listener, ...options }: ResumeOptions): Prom
   const { snapshot } = replay;
   const entries = snapshot.context.entries;
   const lost = entries.slice(replay.header.baseSize).filter((entry) => !session.has(entry.id));
+  if (snapshot.context.turn || lost.length > 0) refuseJournalBehind(entries.toArray(), session, replay.header.baseLeafId);
   if (lost.length > 0) await session.append(lost);
   // No turn was running: nothing to carry on, and a new segment keeps the next resume short.
   if (!snapshot.context.turn) return fresh();
@@ -60,11 +62,26 @@ export async function resumeAgent({ listener, ...options }: ResumeOptions): Prom
   const turn = snapshot.context.turn;
   const blocking = replay.effects.filter(isBlockingEffect).at(-1);
   if (turn?.pending && blocking && blocking.id === turn.pending.id) {
-    runtime.startTurn(turn.turnId);
+    // Nobody holds this promise (the host waits with idle()); a failure reaches idle() through the waiters.
+    runtime.startTurn(turn.turnId).catch(() => undefined);
     const settled = blocking.type === 'run_tools' ? settledCalls(blocking.id, blocking.calls, segment, resolved.tools, runtime.publish) : undefined;
     runtime.perform(blocking, settled);
   }
   return agent;
+}
+
+/**
+ * The session must not be ahead of the journal: its leaf is the last entry the journal's turn
+ * wrote that the session has (or the journal's base). Anything else (a journal that lost its tail,
+ * a restored backup) would resume the turn from a point the session has moved past.
+ */
+function refuseJournalBehind(entries: readonly Entry[], session: SessionLog, baseLeafId: string | null): void {
+  let expected = baseLeafId;
+  for (const entry of entries) if (session.has(entry.id)) expected = entry.id;
+  if (session.leafId === expected) return;
+  throw new JournalError(
+    `resumeAgent: the journal is behind its session: the journal ends at entry ${expected ?? '(none)'} but the session's leaf is ${session.leafId ?? '(none)'} (a journal that lost its tail, or a restored backup); resume from the session alone with createAgent`,
+  );
 }
 
 /** What the journal knows of a batch's calls, settled by the one rule every resuming engine applies. */

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { CallLlmEffect, LlmFailure, ModelStreamPart, TurnEventOf } from '@tiller/core';
+import { type CallLlmEffect, type LlmFailure, ModelError, type ModelStreamPart, type TurnEventOf } from '@tiller/core';
 import { now } from '../clock.js';
 import { toModelFailure } from '../model/model-error.js';
 import { retryDelay } from '../model/retry-delay.js';
@@ -14,6 +14,14 @@ type Answer = TurnEventOf<'llm.done'> | TurnEventOf<'llm.failed'>;
  * against the turn's signal, so a model that ignores the signal cannot hold the turn.
  */
 export async function callModel(effect: CallLlmEffect, shell: EffectContext, signal: AbortSignal): Promise<Answer> {
+  try {
+    return await attemptModel(effect, shell, signal);
+  } finally {
+    shell.partial.end(effect.id);
+  }
+}
+
+async function attemptModel(effect: CallLlmEffect, shell: EffectContext, signal: AbortSignal): Promise<Answer> {
   const { model } = shell;
   // Lent, not copied: a copy per call would cost O(history) on every model call.
   const messages = effect.context.lend();
@@ -26,9 +34,13 @@ export async function callModel(effect: CallLlmEffect, shell: EffectContext, sig
   const { limits } = shell.options;
   for (let attempt = 1; ; attempt++) {
     shell.publish({ type: 'llm.started', callId: effect.id, attempt, at: now() });
+    shell.partial.begin(effect.id, model.id);
+    // Its own signal per attempt: a stream that timed out is told to stop, the turn goes on.
+    const attemptController = new AbortController();
+    const attemptSignal = AbortSignal.any([signal, attemptController.signal]);
     try {
-      const stream = model.stream({ messages, tools: effect.final ? [] : shell.toolSpecs, system: shell.options.systemPrompt, signal });
-      const done = await streamToEnd(stream, effect, shell, signal);
+      const stream = model.stream({ messages, tools: effect.final ? [] : shell.toolSpecs, system: shell.options.systemPrompt, signal: attemptSignal });
+      const done = await streamToEnd(stream, effect, shell, signal, attemptController);
       if (done) {
         const at = now();
         shell.publish({ type: 'llm.finished', callId: effect.id, stopReason: done.stopReason, usage: done.usage, at });
@@ -53,18 +65,25 @@ export async function callModel(effect: CallLlmEffect, shell: EffectContext, sig
 }
 
 /** Reads the stream, publishing its deltas, up to its `done` part (undefined when it ends without one). */
-async function streamToEnd(stream: AsyncIterable<ModelStreamPart>, effect: CallLlmEffect, shell: EffectContext, signal: AbortSignal) {
+async function streamToEnd(stream: AsyncIterable<ModelStreamPart>, effect: CallLlmEffect, shell: EffectContext, signal: AbortSignal, attempt: AbortController) {
   const parts = stream[Symbol.asyncIterator]();
+  const { firstTokenTimeoutMs, streamIdleTimeoutMs } = shell.options.limits;
   try {
-    for (;;) {
-      const next = await abortable(parts.next(), signal);
+    for (let first = true; ; first = false) {
+      const next = await withinTime(parts.next(), signal, attempt, first ? firstTokenTimeoutMs : streamIdleTimeoutMs, () =>
+        first
+          ? `${shell.model.id} streamed nothing within ${firstTokenTimeoutMs} ms (limits.firstTokenTimeoutMs)`
+          : `the stream of ${shell.model.id} went quiet for ${streamIdleTimeoutMs} ms (limits.streamIdleTimeoutMs)`,
+      );
       if (next.done) return undefined;
       const part = next.value;
       switch (part.type) {
         case 'text-delta':
+          shell.partial.add('text', part.delta);
           shell.publish({ type: 'text.delta', callId: effect.id, delta: part.delta, at: now() });
           break;
         case 'thinking-delta':
+          shell.partial.add('thinking', part.delta);
           shell.publish({ type: 'thinking.delta', callId: effect.id, delta: part.delta, at: now() });
           break;
         case 'toolcall-delta':
@@ -81,6 +100,19 @@ async function streamToEnd(stream: AsyncIterable<ModelStreamPart>, effect: CallL
   } finally {
     // Not awaited: a stream that ignores the signal may never finish closing.
     void Promise.resolve(parts.return?.()).catch(() => undefined);
+  }
+}
+
+/**
+ * One read of the stream, raced against the turn's signal and a time limit. At the limit the
+ * attempt's stream is told to stop and the read fails as transient, so the call is retried.
+ */
+async function withinTime<T>(read: Promise<T>, signal: AbortSignal, attempt: AbortController, timeoutMs: number, describe: () => string): Promise<T> {
+  const timer = setTimeout(() => attempt.abort(new ModelError('transient', describe())), timeoutMs);
+  try {
+    return await abortable(read, AbortSignal.any([signal, attempt.signal]));
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -5,6 +5,7 @@ import type { ResolvedAgentOptions } from '../agent/agent-options.js';
 import type { JournalWriter } from '../journal/journal-writer.js';
 import type { Approvals } from '../runtime/approvals.js';
 import type { ContextMeter } from '../runtime/context-meter.js';
+import type { PartialReply } from '../runtime/partial-reply.js';
 import type { PolicyGuard } from '../runtime/policy-guard.js';
 import type { Tool } from '../tools/define-tool.js';
 
@@ -30,6 +31,8 @@ export interface EffectContext {
   readonly guard: PolicyGuard | undefined;
   /** Tool outcomes a journal kept from before a crash, by batch id: used instead of running the calls again. */
   readonly resumed: Map<string, ReadonlyMap<string, ToolOutcome>>;
+  /** What the running model call has streamed so far (handed to the core with an abort). */
+  readonly partial: PartialReply;
   publish(event: AgentEvent): void;
   /** Sends the runtime the answer to effect `id` that no background work carries (the decisions of a parked batch). */
   answer(id: string, input: TurnEvent): void;

@@ -1,4 +1,4 @@
-import { APICallError } from '@ai-sdk/provider';
+import { APICallError, InvalidResponseDataError, JSONParseError } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { classifyModelError, retryAfterMs } from './classify-model-error.js';
 
@@ -26,6 +26,21 @@ describe('classifyModelError', () => {
     expect(classifyModelError(apiError(401, 'Invalid API key')).kind).toBe('fatal');
     expect(classifyModelError(apiError(400, 'unknown field "foo"')).kind).toBe('fatal');
     expect(classifyModelError(new Error('something odd')).kind).toBe('fatal');
+  });
+
+  it('retries a connection reset mid-stream (status 200), a stream that broke off, and malformed stream data', () => {
+    const reset = new APICallError({
+      message: 'Failed to process successful response',
+      url: 'http://127.0.0.1/v1/chat/completions',
+      requestBodyValues: {},
+      statusCode: 200,
+      isRetryable: true,
+      cause: Object.assign(new TypeError('terminated'), { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) }),
+    });
+    expect(classifyModelError(reset).kind).toBe('transient');
+    expect(classifyModelError(Object.assign(new TypeError('terminated'), { cause: { code: 'UND_ERR_SOCKET' } })).kind).toBe('transient');
+    expect(classifyModelError(new InvalidResponseDataError({ data: undefined, message: 'Response stream ended without a finish reason.' })).kind).toBe('transient');
+    expect(classifyModelError(new JSONParseError({ text: '{"choices":', cause: new SyntaxError('Unexpected end of JSON input') })).kind).toBe('transient');
   });
 });
 

@@ -1,4 +1,4 @@
-import { APICallError } from '@ai-sdk/provider';
+import { APICallError, InvalidResponseDataError, JSONParseError, TypeValidationError } from '@ai-sdk/provider';
 import { RetryError } from 'ai';
 import { ModelError } from '@tiller/core';
 
@@ -19,8 +19,9 @@ const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE
 
 /**
  * Sorts a provider's error into what the shell can do about it: wait and retry (429, 5xx, 408,
- * network failures; with the provider's Retry-After), compact (context-length errors, 413), or
- * give up (everything else: bad key, bad request).
+ * network failures, a connection reset mid-stream, a stream that broke off or carried malformed
+ * data; with the provider's Retry-After), compact (context-length errors, 413), or give up
+ * (everything else: bad key, bad request).
  */
 export function classifyModelError(error: unknown): ModelError {
   if (error instanceof ModelError) return error;
@@ -33,10 +34,15 @@ export function classifyModelError(error: unknown): ModelError {
     if (status === 429 || status === 408 || status === 409 || (status !== undefined && status >= 500)) {
       return new ModelError('transient', message, { cause: error, retryAfterMs: retryAfterMs(error.responseHeaders) });
     }
-    if (status === undefined && error.isRetryable) return new ModelError('transient', message, { cause: error });
+    // The SDK's own judgement too: a connection reset while reading a stream comes with status 200.
+    if (error.isRetryable || isNetworkError(error.cause)) return new ModelError('transient', message, { cause: error });
     return new ModelError('fatal', message, { cause: error });
   }
   if (isNetworkError(error)) return new ModelError('transient', message, { cause: error });
+  // A stream that broke off or carried data that does not parse: the next attempt usually gets a whole one.
+  if (JSONParseError.isInstance(error) || InvalidResponseDataError.isInstance(error) || TypeValidationError.isInstance(error)) {
+    return new ModelError('transient', `the model's stream was malformed or broke off: ${message}`, { cause: error });
+  }
   if (OVERFLOW.some((re) => re.test(message))) return new ModelError('overflow', message, { cause: error });
   return new ModelError('fatal', message, { cause: error });
 }
@@ -59,7 +65,7 @@ function isNetworkError(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && NETWORK_CODES.has(code)) return true;
-    if (e instanceof TypeError && /fetch failed|network/i.test(e.message)) return true;
+    if (e instanceof TypeError && /fetch failed|network|terminated/i.test(e.message)) return true;
   }
   return false;
 }

@@ -41,7 +41,7 @@ export function fromLanguageModel(model: LanguageModel, options: FromLanguageMod
       const toolNames = new Map<string, string>();
       let finishReason: string | undefined;
       let usage: LanguageModelUsage | undefined;
-      for await (const part of result.fullStream) {
+      for await (const part of classified(result.fullStream, request.signal)) {
         switch (part.type) {
           case 'text-delta':
             appendText(content, part.text);
@@ -148,6 +148,19 @@ function toUsage(usage: LanguageModelUsage | undefined): Usage | undefined {
   const input = usage.inputTokenDetails?.noCacheTokens ?? Math.max(0, (usage.inputTokens ?? 0) - cacheRead - cacheWrite);
   const output = usage.outputTokens ?? 0;
   return { input, output, cacheRead, cacheWrite, totalTokens: usage.totalTokens ?? input + output + cacheRead + cacheWrite };
+}
+
+/**
+ * The SDK's stream, whose read errors (a connection reset mid-stream surfaces as a thrown
+ * `TypeError: terminated`, not as an error part) are classified like every other model error.
+ */
+async function* classified<T>(stream: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+  try {
+    yield* stream;
+  } catch (error) {
+    if (signal.aborted) throw abortError(signal);
+    throw classifyModelError(error);
+  }
 }
 
 function abortError(signal: AbortSignal): Error {

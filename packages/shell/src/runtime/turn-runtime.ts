@@ -10,6 +10,7 @@ import type { JournalStore } from '../journal/journal-store.js';
 import { createJournalWriter } from '../journal/journal-writer.js';
 import type { Tool } from '../tools/define-tool.js';
 import { type AskedBatch, createApprovals } from './approvals.js';
+import { createPartialReply } from './partial-reply.js';
 import { createContextMeter } from './context-meter.js';
 import { createEventHub } from './event-hub.js';
 import { createInspection } from './inspection.js';
@@ -84,6 +85,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   const waiters = createOutcomeWaiters();
   const journal = createJournalWriter(init.journal, init.header, init.nextSeq);
   const inspection = createInspection(options.inspect, `tiller.turn:${init.header?.baseLeafId ?? session.leafId ?? 'root'}`);
+  const partial = createPartialReply();
   const shell: EffectContext = {
     options,
     model: options.model,
@@ -95,6 +97,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     approvals,
     guard: guardPolicy(options.compactionPolicy, options.model, meter.path, init.entryPoint),
     resumed: new Map(),
+    partial,
     publish: hub.publish,
     answer: (id, input) => mailbox.post({ kind: 'answer', id, answer: { input } }),
     turnEnded(outcome) {
@@ -139,7 +142,8 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
       }
     } catch (error) {
       if (error !== broken) breakDown(error);
-      if (letter.kind === 'input') letter.reply.reject(error);
+      // The caller hears that the agent stopped (the cause inside), as every later caller does.
+      if (letter.kind === 'input') letter.reply.reject(broken ?? error);
     }
   };
   const mailbox = createMailbox(handle);
@@ -200,7 +204,10 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
       return waiters.forTurn(turnId);
     },
     abort(reason) {
-      const applied = feed({ type: 'abort', at: now(), reason });
+      // The reply the model was streaming, if the turn waits on it, stays in the transcript.
+      const pending = snapshot.context.turn?.pending;
+      const streamed = pending?.type === 'call_llm' ? partial.of(pending.id) : undefined;
+      const applied = feed({ type: 'abort', at: now(), reason, ...(streamed ? { partial: streamed } : {}) });
       controller.abort(reason);
       approvals.drop();
       return applied;
@@ -217,8 +224,9 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
       return (snapshot.context.turn?.batch?.calls ?? []).filter((c) => waiting.has(c.id));
     },
     idle() {
-      if (!snapshot.context.turn) return Promise.resolve(snapshot.context.lastOutcome);
+      // A broken agent's last outcome may never have reached the log: it is not reported as such.
       if (broken) return Promise.reject(broken);
+      if (!snapshot.context.turn) return Promise.resolve(snapshot.context.lastOutcome);
       return waiters.forNextEnd();
     },
     subscribe: hub.subscribe,

@@ -37,7 +37,12 @@ export interface Tool<S extends z.ZodType = z.ZodType> extends ToolDefinition<S>
 const Definition = z.object({
   name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'expected 1-64 letters, digits, "_" or "-" (what providers accept as a tool name)'),
   description: z.string().min(1, 'expected a description the model can read'),
-  input: z.custom<z.ZodType>((v) => v instanceof z.ZodType, { message: 'expected a zod schema' }),
+  input: z.custom<z.ZodType>((v) => v instanceof z.ZodType, {
+    error: (issue) =>
+      isZod3Schema(issue.input)
+        ? 'expected a zod 4 schema; this is a zod 3 schema (zod 4 is needed: `import { z } from "zod"` with zod 4 installed)'
+        : 'expected a zod schema',
+  }),
   execute: z.custom<ToolDefinition['execute']>((v) => typeof v === 'function', { message: 'expected a function' }),
   timeoutMs: z.number().int().positive().optional(),
   sequential: z.boolean().optional(),
@@ -58,7 +63,24 @@ export function defineTool<S extends z.ZodType>(definition: ToolDefinition<S>): 
     throw new ToolDefinitionError(`defineTool "${definition.name}": input cannot be shown to a model as JSON Schema: ${(error as Error).message}`);
   }
   delete inputSchema.$schema;
+  // Providers take a tool's arguments as one JSON object, and refuse a tool whose schema is not one.
+  if (inputSchema.type !== 'object') {
+    throw new ToolDefinitionError(
+      `defineTool "${definition.name}": input must be an object schema (z.object({...})), since a tool's arguments are a JSON object; got ${describeSchema(inputSchema)}`,
+    );
+  }
   return { ...definition, kind: 'tiller.tool', spec: { name: definition.name, description: definition.description, inputSchema } };
+}
+
+/** A zod 3 schema carries `_def` and `safeParse` but not zod 4's `_zod`. */
+function isZod3Schema(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && '_def' in value && 'safeParse' in value && !('_zod' in value);
+}
+
+function describeSchema(schema: Record<string, unknown>): string {
+  if (typeof schema.type === 'string') return `a schema of type "${schema.type}"`;
+  if (schema.anyOf || schema.oneOf) return 'a union';
+  return 'a schema without a type';
 }
 
 export function isTool(value: unknown): value is Tool {

@@ -77,6 +77,42 @@ describe('runToolBatch', () => {
     expect(result[3]!.text).toMatch(/did not finish within 20 ms/);
   });
 
+  it('turns a return value that cannot be sent into an error result naming the tool, and converts Errors, Maps and Sets', async () => {
+    const circular: Record<string, unknown> = { name: 'loop' };
+    circular.self = circular;
+    const returns = (name: string, value: () => unknown) =>
+      defineTool({ name, description: name, input: z.object({}), execute: async () => value() });
+    const tools = [
+      returns('circular', () => circular),
+      returns('bigint', () => ({ size: 10n })),
+      returns('fn', () => function secretSource() { return 'hidden body'; }),
+      returns('details', () => ({ content: [{ type: 'text', text: 'ok' }], details: circular })),
+      returns('audio', () => ({ content: [{ type: 'audio', data: 'AAA' }] })),
+      returns('image', () => ({ content: [{ type: 'image', data: 'AAA' }] })),
+      returns('error', () => new Error('quota exceeded')),
+      returns('map', () => new Map([['a', 1]])),
+      returns('set', () => new Set(['x'])),
+      defineTool({ name: 'throwsObject', description: 'throws', input: z.object({}), execute: () => { throw { code: 'E_DISK', free: 0 }; } }),
+    ];
+    const result = textOf(await runToolBatch(options(tools, tools.map((t, i) => call(String(i), t.name)))));
+    const byName = Object.fromEntries(tools.map((t, i) => [t.name, result[i]!]));
+    for (const name of ['circular', 'bigint', 'fn', 'details', 'audio', 'image', 'error', 'throwsObject']) {
+      expect(byName[name]!.isError, name).toBe(true);
+      expect(byName[name]!.text, name).toContain(`Tool "${name}"`);
+    }
+    expect(byName.circular!.text).toMatch(/circular object/);
+    expect(byName.bigint!.text).toMatch(/BigInt/);
+    expect(byName.fn!.text).toMatch(/a function/);
+    expect(byName.fn!.text).not.toContain('hidden body');
+    expect(byName.details!.text).toMatch(/details holding a circular object/);
+    expect(byName.audio!.text).toMatch(/not text .* or images/);
+    expect(byName.image!.text).toMatch(/mimeType/);
+    expect(byName.error!.text).toBe('Tool "error" returned an error: quota exceeded');
+    expect(byName.throwsObject!.text).toBe('Tool "throwsObject" failed: {"code":"E_DISK","free":0}');
+    expect(byName.map).toMatchObject({ isError: false, text: '[["a",1]]' });
+    expect(byName.set).toMatchObject({ isError: false, text: '["x"]' });
+  });
+
   it('aborts the signal of a tool whose time is up', async () => {
     let reason: unknown;
     const slow = defineTool({

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Tool } from './define-tool.js';
 import type { PolicyDecision, ToolPolicy } from './policy.js';
 import { abortable } from '../runtime/abortable.js';
-import { errorOutcome, toolOutcome, truncateOutcome } from './tool-output.js';
+import { describeThrown, errorOutcome, toolOutcome, truncateOutcome } from './tool-output.js';
 
 export interface ToolBatchOptions {
   calls: readonly ToolCallPart[];
@@ -143,11 +143,11 @@ async function execute(tool: Tool, call: ToolCallPart, args: unknown, options: T
       signal,
     );
     // An abort the tool caused while it ran still counts.
-    return turn.aborted ? abortedOutcome(call) : toolOutcome(call.id, output);
+    return turn.aborted ? abortedOutcome(call) : toolOutcome(call.id, call.name, output);
   } catch (error) {
     if (turn.aborted) return abortedOutcome(call);
     if (signal.aborted) return errorOutcome(call.id, `Tool "${call.name}" did not finish within ${timeoutMs} ms and was stopped.`);
-    return errorOutcome(call.id, `Tool "${call.name}" failed: ${error instanceof Error ? error.message : String(error)}`);
+    return errorOutcome(call.id, `Tool "${call.name}" failed: ${describeThrown(error)}`);
   }
 }
 

@@ -1,29 +1,104 @@
-import type { ToolOutcome, ToolResultContentPart } from '@tiller/core';
+import { ToolOutcome, type ToolResultContentPart } from '@tiller/core';
+import { z } from 'zod';
 
-/** A tool's return value as result content: text as is, structured content kept, anything else as JSON. */
-export function toolOutcome(toolCallId: string, output: unknown): ToolOutcome {
-  if (typeof output === 'string') return { toolCallId, content: [{ type: 'text', text: output }], isError: false };
-  if (isStructured(output)) {
-    return {
-      toolCallId,
-      content: output.content,
-      isError: output.isError === true,
-      ...(output.details === undefined ? {} : { details: output.details }),
-    };
-  }
-  const text = output === undefined ? '' : JSON.stringify(output) ?? String(output);
-  return { toolCallId, content: [{ type: 'text', text }], isError: false };
+/**
+ * A tool's return value as result content. Whatever a tool returns, this never throws: what can
+ * be said as JSON is, a few values are converted (see below), and anything else becomes an error
+ * result that names the tool, so the model can read it and the turn goes on.
+ *
+ * - a string: its text
+ * - `{ content, details?, isError? }` whose parts are text or images: kept as given; `details`
+ *   must be JSON (it is stored in the session)
+ * - an `Error`: an error result with its message
+ * - a `Map`: its entries as a JSON array of `[key, value]` pairs; a `Set`: its values as an array
+ * - `undefined`: empty text
+ * - anything else JSON can say: its JSON text
+ * - a function, a symbol, a BigInt, a circular object: an error result saying what it was
+ */
+export function toolOutcome(toolCallId: string, toolName: string, output: unknown): ToolOutcome {
+  if (typeof output === 'string') return textOutcome(toolCallId, output);
+  if (output === undefined) return textOutcome(toolCallId, '');
+  if (output instanceof Error) return errorOutcome(toolCallId, `Tool "${toolName}" returned an error: ${output.message}`);
+  if (hasContentArray(output)) return structuredOutcome(toolCallId, toolName, output);
+  const json = toJson(output);
+  if (json.ok) return textOutcome(toolCallId, json.text);
+  return errorOutcome(toolCallId, `Tool "${toolName}" returned ${json.what}, which cannot be sent to the model. Tools return a string, JSON data or { content }.`);
 }
 
 export function errorOutcome(toolCallId: string, text: string): ToolOutcome {
   return { toolCallId, content: [{ type: 'text', text }], isError: true };
 }
 
-function isStructured(value: unknown): value is { content: ToolResultContentPart[]; details?: unknown; isError?: boolean } {
-  if (typeof value !== 'object' || value === null || !Array.isArray((value as { content?: unknown }).content)) return false;
-  return (value as { content: unknown[] }).content.every(
-    (part) => typeof part === 'object' && part !== null && ((part as { type?: unknown }).type === 'text' || (part as { type?: unknown }).type === 'image'),
-  );
+/** What a tool threw, as text: an Error's message, a plain object's JSON, never `[object Object]`. */
+export function describeThrown(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === 'string') return error;
+  const json = toJson(error);
+  return json.ok ? json.text : `a thrown ${json.what}`;
+}
+
+function textOutcome(toolCallId: string, text: string): ToolOutcome {
+  return { toolCallId, content: [{ type: 'text', text }], isError: false };
+}
+
+const Structured = z.object({ content: z.array(z.unknown()), isError: z.boolean().optional(), details: z.unknown().optional() });
+
+function hasContentArray(value: unknown): value is { content: unknown[] } {
+  return typeof value === 'object' && value !== null && Array.isArray((value as { content?: unknown }).content);
+}
+
+function structuredOutcome(toolCallId: string, toolName: string, output: { content: unknown[] }): ToolOutcome {
+  const parsed = Structured.safeParse(output);
+  if (!parsed.success) return errorOutcome(toolCallId, `Tool "${toolName}" returned a malformed result:\n${z.prettifyError(parsed.error)}`);
+  const parts = z.array(ToolOutcome.shape.content.element).safeParse(parsed.data.content);
+  if (!parts.success) {
+    return errorOutcome(
+      toolCallId,
+      `Tool "${toolName}" returned content that is not text ({type: 'text', text}) or images ({type: 'image', data, mimeType}):\n${z.prettifyError(parts.error)}`,
+    );
+  }
+  const outcome: ToolOutcome = { toolCallId, content: parts.data as ToolResultContentPart[], isError: parsed.data.isError === true };
+  if (parsed.data.details === undefined) return outcome;
+  const details = toJson(parsed.data.details);
+  if (!details.ok) return errorOutcome(toolCallId, `Tool "${toolName}" returned details holding ${details.what}, which cannot be stored.`);
+  return { ...outcome, details: JSON.parse(details.text) as unknown };
+}
+
+type Json = { ok: true; text: string } | { ok: false; what: string };
+
+/** JSON text of a value, with Maps as entry arrays and Sets as arrays; or what made it impossible. */
+function toJson(value: unknown): Json {
+  switch (typeof value) {
+    case 'function':
+      return { ok: false, what: 'a function' };
+    case 'symbol':
+      return { ok: false, what: 'a symbol' };
+    case 'bigint':
+      return { ok: false, what: 'a BigInt' };
+    default:
+      break;
+  }
+  try {
+    const text = JSON.stringify(value, (_key, inner: unknown) => {
+      if (inner instanceof Map) return [...inner.entries()];
+      if (inner instanceof Set) return [...inner.values()];
+      if (inner instanceof Error) return { name: inner.name, message: inner.message };
+      if (typeof inner === 'bigint') throw new UnsayableError('a BigInt');
+      if (typeof inner === 'function') throw new UnsayableError('a function');
+      return inner;
+    });
+    return text === undefined ? { ok: false, what: 'a value JSON cannot hold' } : { ok: true, text };
+  } catch (error) {
+    if (error instanceof UnsayableError) return { ok: false, what: `a value holding ${error.what}` };
+    // JSON.stringify throws a TypeError for a cycle (and a getter may throw anything).
+    return { ok: false, what: /circular/i.test(String((error as Error)?.message)) ? 'a circular object' : 'a value JSON cannot hold' };
+  }
+}
+
+class UnsayableError extends Error {
+  constructor(readonly what: string) {
+    super(what);
+  }
 }
 
 /**
