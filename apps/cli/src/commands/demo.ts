@@ -15,6 +15,7 @@ import { replayFiles } from '../sessions/replay-files.js';
 import { fileToolPolicy, fileTools } from '../tools/file-tools.js';
 import { describeCall, formatTokens, shorten } from '../view/describe.js';
 import { turnView } from '../view/turn-view.js';
+import { serveJournal, untilInterrupted } from '../inspect/serve-journal.js';
 
 const DEFAULT_WINDOW = 2_000;
 
@@ -34,6 +35,7 @@ export const demoCommand = defineCommand({
     dir: { type: 'string', value: 'DIR', description: 'write the workspace, session and journal here (an empty or new folder; default: a new temporary folder)' },
     delay: { type: 'string', value: 'MS', description: 'pause between streamed chunks, in milliseconds (default 12; 0 for none)' },
     window: { type: 'string', value: 'N', description: `the model's context window in tokens (default ${DEFAULT_WINDOW})` },
+    inspect: { type: 'boolean', description: 'follow the run in the inspector on 127.0.0.1 (its URL is printed first); Ctrl-C stops it after the demo' },
   },
   async run({ options }, io) {
     const delay = wholeNumber('demo', 'delay', options.delay, 0) ?? 12;
@@ -55,85 +57,93 @@ export const demoCommand = defineCommand({
     say('');
     say(`${out.bold('» prompt:')} ${DEMO_PROMPT}`);
 
-    const session = createSessionLog(await JsonlStore.open(sessionFile, { create: true }));
-    const journal = fileJournal(journalPathFor(sessionFile));
-    const model = scriptedModel(
-      DEMO_SCRIPT.map((step) => (typeof step === 'function' || typeof step === 'string' ? step : { ...step, partDelayMs: delay, chunkSize: 6 })),
-      { id: 'scripted/coding-agent', contextWindow: window },
-    );
-    const agent = createAgent({
-      model,
-      tools: fileTools(workspace),
-      policy: fileToolPolicy({ askForWrites: true }),
-      session,
-      journal,
-      systemPrompt: 'You are a careful coding agent. Read before you edit; keep changes small; say what you did.',
-      compactor: WindowManager({
-        strategy: 'summarize',
-        summarizer: demoSummarizer,
-        contextWindow: window,
-        reserveTokens: Math.floor(window * 0.2),
-        keepRecentTokens: Math.floor(window * 0.25),
-      }),
-      limits: { maxIterations: 12 },
-    });
-
-    const view = turnView({ stream: io.stdout, style: out, state: () => agent.snapshot.value, window, showStates: true });
-    agent.subscribe(view);
-    let batches = 0;
-    let modelCalls = 0;
-    agent.subscribe((event) => {
-      switch (event.type) {
-        case 'tools.started':
-          batches += 1;
-          if (batches === 2) {
-            view.finish();
-            say(`${out.bold('» steer:')} ${DEMO_STEER}`);
-            void agent.steer(DEMO_STEER);
-          }
-          break;
-        case 'llm.started':
-          modelCalls += 1;
-          if (modelCalls === 5) {
-            view.finish();
-            say(`${out.bold('» follow-up queued:')} ${DEMO_FOLLOW_UP}`);
-            void agent.followUp(DEMO_FOLLOW_UP);
-          }
-          break;
-        case 'approval.requested':
-          say(out.green(`  approved: ${event.calls.map(describeCall).join(', ')} (the demo says yes to every write)`));
-          agent.approve(event.calls.map((call) => ({ toolCallId: call.id, decision: 'allow' as const })));
-          break;
-        default:
-          break;
-      }
-    });
-
-    let outcome;
+    // Started before the run, the inspector follows the journal from its first line.
+    const inspector = options.inspect ? await serveJournal(journalPathFor(sessionFile), io, { follow: true }) : undefined;
     try {
-      outcome = await agent.prompt(DEMO_PROMPT);
-    } finally {
-      view.finish();
-      await agent.close();
-      await session.close();
-    }
+      const session = createSessionLog(await JsonlStore.open(sessionFile, { create: true }));
+      const journal = fileJournal(journalPathFor(sessionFile));
+      const model = scriptedModel(
+        DEMO_SCRIPT.map((step) => (typeof step === 'function' || typeof step === 'string' ? step : { ...step, partDelayMs: delay, chunkSize: 6 })),
+        { id: 'scripted/coding-agent', contextWindow: window },
+      );
+      const agent = createAgent({
+        model,
+        tools: fileTools(workspace),
+        policy: fileToolPolicy({ askForWrites: true }),
+        session,
+        journal,
+        systemPrompt: 'You are a careful coding agent. Read before you edit; keep changes small; say what you did.',
+        compactor: WindowManager({
+          strategy: 'summarize',
+          summarizer: demoSummarizer,
+          contextWindow: window,
+          reserveTokens: Math.floor(window * 0.2),
+          keepRecentTokens: Math.floor(window * 0.25),
+        }),
+        limits: { maxIterations: 12 },
+      });
 
-    say('');
-    say(out.bold('Replaying the journal through the core, with no model call:'));
-    const replay = await replayFiles(journalPathFor(sessionFile), sessionFile);
-    const inputs = replay.segments.reduce((n, s) => n + s.replay.inputs, 0);
-    const identical = !replay.diverged;
-    if (identical) say(out.green(`replay: identical (${inputs} inputs, the same effects; ${model.requests.length} model calls were made, none replayed)`));
-    else {
-      const d = replay.diverged!.replay.divergence!;
-      say(out.red(`replay: diverged at input ${d.seq} (${d.inputType}): recorded [${d.expected.join('; ')}], replayed [${d.actual.join('; ')}] (tiller replay says more)`));
+      const view = turnView({ stream: io.stdout, style: out, state: () => agent.snapshot.value, window, showStates: true });
+      agent.subscribe(view);
+      let batches = 0;
+      let modelCalls = 0;
+      agent.subscribe((event) => {
+        switch (event.type) {
+          case 'tools.started':
+            batches += 1;
+            if (batches === 2) {
+              view.finish();
+              say(`${out.bold('» steer:')} ${DEMO_STEER}`);
+              void agent.steer(DEMO_STEER);
+            }
+            break;
+          case 'llm.started':
+            modelCalls += 1;
+            if (modelCalls === 5) {
+              view.finish();
+              say(`${out.bold('» follow-up queued:')} ${DEMO_FOLLOW_UP}`);
+              void agent.followUp(DEMO_FOLLOW_UP);
+            }
+            break;
+          case 'approval.requested':
+            say(out.green(`  approved: ${event.calls.map(describeCall).join(', ')} (the demo says yes to every write)`));
+            agent.approve(event.calls.map((call) => ({ toolCallId: call.id, decision: 'allow' as const })));
+            break;
+          default:
+            break;
+        }
+      });
+
+      let outcome;
+      try {
+        outcome = await agent.prompt(DEMO_PROMPT);
+      } finally {
+        view.finish();
+        await agent.close();
+        await session.close();
+      }
+
+      say('');
+      say(out.bold('Replaying the journal through the core, with no model call:'));
+      const replay = await replayFiles(journalPathFor(sessionFile), sessionFile);
+      const inputs = replay.segments.reduce((n, s) => n + s.replay.inputs, 0);
+      const identical = !replay.diverged;
+      if (identical) say(out.green(`replay: identical (${inputs} inputs, the same effects; ${model.requests.length} model calls were made, none replayed)`));
+      else {
+        const d = replay.diverged!.replay.divergence!;
+        say(out.red(`replay: diverged at input ${d.seq} (${d.inputType}): recorded [${d.expected.join('; ')}], replayed [${d.actual.join('; ')}] (tiller replay says more)`));
+      }
+      say('');
+      say(out.dim(`the session holds ${session.size} entries; the model saw ${agent.snapshot.context.view.length} messages at the end (nothing was deleted).`));
+      say(out.dim(`look closer:  tiller show ${sessionFile}`));
+      say(out.dim(`              tiller replay ${journalPathFor(sessionFile)}`));
+      const completed = outcome.status === 'completed';
+      if (!completed) say(out.red(`the turn did not complete: ${shorten(JSON.stringify(outcome), 100)}`));
+      if (inspector) await untilInterrupted(inspector, io);
+      return completed && identical ? ExitCode.ok : ExitCode.failed;
+    } finally {
+      // Stopped once Ctrl-C was pressed, or at once when the demo failed.
+      await inspector?.close();
     }
-    say('');
-    say(out.dim(`the session holds ${session.size} entries; the model saw ${agent.snapshot.context.view.length} messages at the end (nothing was deleted).`));
-    say(out.dim(`look closer:  tiller show ${sessionFile}`));
-    say(out.dim(`              tiller replay ${journalPathFor(sessionFile)}`));
-    const completed = outcome.status === 'completed';
-    if (!completed) say(out.red(`the turn did not complete: ${shorten(JSON.stringify(outcome), 100)}`));
-    return completed && identical ? ExitCode.ok : ExitCode.failed;
   },
 });

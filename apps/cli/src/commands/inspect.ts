@@ -1,7 +1,8 @@
-import { InspectorSourceError, serveInspector, writeInspectorHtml } from '@tiller/inspector';
+import { InspectorSourceError, writeInspectorHtml } from '@tiller/inspector';
 import { defineCommand } from '../cli/command.js';
 import { CliError, ExitCode } from '../cli/errors.js';
 import { wholeNumber } from '../cli/parse-command-line.js';
+import { serveJournal, untilInterrupted } from '../inspect/serve-journal.js';
 
 export const inspectCommand = defineCommand({
   name: 'inspect',
@@ -22,27 +23,22 @@ export const inspectCommand = defineCommand({
   },
   async run({ positionals, options }, io) {
     const file = positionals[0]!;
-    try {
-      if (options.html !== undefined) {
-        const written = await writeInspectorHtml(file, options.html);
-        io.stdout.write(`${written}\n`);
-        return ExitCode.ok;
+    if (options.html !== undefined) {
+      try {
+        io.stdout.write(`${await writeInspectorHtml(file, options.html)}\n`);
+      } catch (error) {
+        if (error instanceof InspectorSourceError) throw new CliError(`tiller inspect: ${error.message}`, ExitCode.input);
+        throw error;
       }
-      const port = wholeNumber('inspect', 'port', options.port, 0) ?? 0;
-      const server = await serveInspector({ file, port, follow: options.follow === true });
-      io.stdout.write(`${io.out.bold('inspector:')} ${server.url}\n`);
-      io.stderr.write(io.err.dim('Ctrl-C stops the server.\n'));
-      await new Promise<void>((resolve) => {
-        const stop = io.onInterrupt(() => {
-          stop();
-          resolve();
-        });
-      });
-      await server.close();
       return ExitCode.ok;
-    } catch (error) {
-      if (error instanceof InspectorSourceError) throw new CliError(`tiller inspect: ${error.message}`, ExitCode.input);
-      throw error;
     }
+    const port = wholeNumber('inspect', 'port', options.port, 0) ?? 0;
+    const server = await serveJournal(file, io, { follow: options.follow === true, port });
+    try {
+      await untilInterrupted(server, io);
+    } finally {
+      await server.close();
+    }
+    return ExitCode.ok;
   },
 });
