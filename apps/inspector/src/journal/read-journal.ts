@@ -28,7 +28,7 @@ export interface RecordedInput {
   line: number;
   input: { type: string; at?: string; [key: string]: unknown };
   effects: string[];
-  /** From version 3: a hash of the effects' whole content (see effects-hash.ts). */
+  /** From version 3: a hash of the effects' whole content (@tiller/core's `effectsHash`). */
   hash: string | undefined;
 }
 
@@ -193,27 +193,3 @@ export function inputAnswerId(input: RecordedInput['input']): string | undefined
   return typeof id === 'string' ? id : undefined;
 }
 
-/**
- * The digest the shell records for an effect (what a replay must reproduce). Kept in step with
- * @tiller/shell's `effectDigest` by a test that compares the two over recorded journals.
- */
-export function effectDigest(effect: Effect): string {
-  switch (effect.type) {
-    case 'persist':
-      return `persist ${effect.entries.map((e) => e.id).join(',')}`;
-    case 'emit':
-      return `emit ${effect.event.type}`;
-    case 'maybe_compact':
-      return `maybe_compact ${effectId(effect)} ${effect.reason}${effect.force ? ' force' : ''}${effect.midRound ? ' mid-round' : ''}`;
-    case 'call_llm':
-      return `call_llm ${effectId(effect)} ${effect.context.length} messages${effect.final ? ' final' : ''}`;
-    case 'run_tools':
-      return `run_tools ${effectId(effect)} ${effect.calls.map((c) => c.id).join(',')}`;
-    case 'request_approval':
-      return `request_approval ${effectId(effect)} ${effect.calls.map((c) => c.id).join(',')}`;
-    default: {
-      const unknown: never = effect;
-      throw new TypeError(`unknown effect ${JSON.stringify(unknown)}`);
-    }
-  }
-}

@@ -3,9 +3,8 @@
  * did: the state it led to, its effects, whether they match the recording, the entries it
  * appended. No model and no tool runs: the recorded answers are the inputs.
  */
-import { type Effect, type Entry, type MessageList, type TurnSnapshot, type Usage, start, step } from '@tiller/core';
-import { effectDigest, effectId, inputAnswerId, type JournalSegment, type RecordedInput, type ToolRun } from '../journal/read-journal.js';
-import { effectsHash } from '../journal/effects-hash.js';
+import { type Effect, effectDigest, effectsHash, type Entry, type MessageList, type TurnSnapshot, type Usage, start, step } from '@tiller/core';
+import { effectId, inputAnswerId, type JournalSegment, type RecordedInput, type ToolRun } from '../journal/read-journal.js';
 import { estimateTokens } from './estimate-tokens.js';
 import { statePath } from './state-path.js';
 

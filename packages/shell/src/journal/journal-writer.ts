@@ -1,6 +1,6 @@
 import type { Effect, ToolCallPart, ToolOutcome, TurnEvent } from '@tiller/core';
 import { now } from '../clock.js';
-import { effectDigest, effectsHash } from './effect-digest.js';
+import { effectDigest, effectsHash } from '@tiller/core';
 import type { JournalHeader } from './journal-format.js';
 import type { JournalStore } from './journal-store.js';
 

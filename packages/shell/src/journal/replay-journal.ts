@@ -1,7 +1,7 @@
 import { type Effect, type Entry, start, step, type TurnSnapshot } from '@tiller/core';
 import type { SessionLog } from '@tiller/session';
 import { JournalError } from '../errors/journal-error.js';
-import { effectDigest, effectsHash } from './effect-digest.js';
+import { effectDigest, effectsHash } from '@tiller/core';
 import { type JournalHeader, type JournalLine, journalSegments } from './journal-format.js';
 
 /** Where a replay first differs from what the journal recorded. */

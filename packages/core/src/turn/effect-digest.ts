@@ -1,4 +1,4 @@
-import type { Effect } from '@tiller/core';
+import type { Effect } from './effects.js';
 
 /** A short, stable description of an effect: what a divergence report shows. */
 export function effectDigest(effect: Effect): string {
