@@ -66,6 +66,8 @@ export function restateEngine(init: RestateEngineInit): RestateEngine {
     toolSpecs,
     options: { systemPrompt: options.systemPrompt, limits: options.limits },
     meter: { tokens: contextTokens },
+    // A durable call's abort is the invocation's cancellation: nothing streamed is kept here.
+    partial: { begin() {}, add() {}, end() {}, of: () => undefined },
     publish() {},
   } as unknown as EffectContext;
 
