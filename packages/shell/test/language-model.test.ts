@@ -6,7 +6,6 @@ import { createSessionLog, JsonlStore } from '@tiller/session';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentOptionsError, createAgent, fromLanguageModel, type AgentEvent } from '../src/index.js';
 import { startOpenAICompatibleServer, type OpenAICompatibleServer, type ServerReply } from '@tiller/testing';
-import { startChatCompletionsServer, type ChatCompletionsServer, type ServerReply as ChatServerReply } from './chat-completions-server.js';
 import { recordEvents, recordingTools } from './helpers.js';
 
 const SECRET = 'sk-test-7f3c9a1e5b2d4c6e8a0b';
@@ -16,19 +15,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-// Streams that break or go quiet part-way are replies of this file's own server.
-let chatServer: ChatCompletionsServer | undefined;
-afterEach(async () => {
-  await chatServer?.close();
-  chatServer = undefined;
-});
-
-async function breakingModel(replies: ChatServerReply[]) {
-  chatServer = await startChatCompletionsServer(replies);
-  const provider = createOpenAICompatible({ name: 'local', baseURL: chatServer.baseURL, apiKey: SECRET, includeUsage: true });
-  return fromLanguageModel(provider.chatModel('local-model'));
-}
 
 async function localModel(replies: ServerReply[], options: { contextWindow?: number } = {}) {
   server = await startOpenAICompatibleServer({ script: replies });
@@ -139,14 +125,14 @@ describe('fromLanguageModel over real HTTP (an OpenAI-compatible server on 127.0
   });
 
   it.each(['reset', 'end', 'malformed'] as const)('retries a stream that breaks mid-message (%s) as transient, and keeps no partial reply', async (broken) => {
-    const model = await breakingModel([{ broken, stream: { text: 'the first half and the second half' }, afterChunks: 3 }, { stream: { text: 'whole' } }]);
+    const model = await localModel([{ broken, stream: { text: 'the first half and the second half' }, afterChunks: 3 }, { stream: { text: 'whole' } }]);
     const agent = createAgent({ model, limits: { retryBaseDelayMs: 1 } });
     const retries: string[] = [];
     agent.subscribe((e) => e.type === 'llm.retry' && retries.push(e.error.kind));
     expect(await agent.prompt('hi')).toMatchObject({ status: 'completed' });
     expect(retries).toEqual(['transient']);
     expect(agent.session.context().at(-1)).toMatchObject({ role: 'assistant', content: [{ type: 'text', text: 'whole' }] });
-    expect(chatServer!.requests).toHaveLength(2);
+    expect(server!.requests).toHaveLength(2);
   });
 
   it('retries a server that accepts and never answers, after limits.firstTokenTimeoutMs', async () => {
@@ -160,8 +146,8 @@ describe('fromLanguageModel over real HTTP (an OpenAI-compatible server on 127.0
   });
 
   it('retries a stream that goes quiet mid-message, after limits.streamIdleTimeoutMs, and fails once the retries run out', async () => {
-    const quiet: ChatServerReply = { silent: true, stream: { text: 'the first half and the second half' }, afterChunks: 3 };
-    const model = await breakingModel([quiet, { stream: { text: 'whole' } }, quiet, quiet]);
+    const quiet: ServerReply = { silent: true, stream: { text: 'the first half and the second half' }, afterChunks: 3 };
+    const model = await localModel([quiet, { stream: { text: 'whole' } }, quiet, quiet]);
     const agent = createAgent({ model, limits: { streamIdleTimeoutMs: 150, maxRetries: 1, retryBaseDelayMs: 1 } });
     const retries: string[] = [];
     agent.subscribe((e) => e.type === 'llm.retry' && retries.push(e.error.message));

@@ -18,13 +18,19 @@ export interface StreamScript {
  * - `{status, headers?, body}`: a JSON error (or any status) as the provider sends it;
  * - `{fault}`: a failure by name: `rate_limited` (429 with `Retry-After: 0`), `server_error` (503),
  *   `context_length` (400 with `context_length_exceeded`), `unauthorized` (401);
- * - `{hang: true}`: never answers (until the client gives up or aborts).
+ * - `{hang: true}`: never answers (until the client gives up or aborts);
+ * - `{silent: true}`: sends the headers (and the first `afterChunks` chunks of `stream`), then nothing;
+ * - `{broken, stream, afterChunks}`: a stream that breaks after `afterChunks` chunks: `reset`
+ *   destroys the connection (TCP RST), `end` closes it cleanly with no finish or `[DONE]`,
+ *   `malformed` sends a line that is not JSON.
  */
 export type ServerReply =
   | { stream: StreamScript }
   | { status: number; headers?: Record<string, string>; body: unknown }
   | { fault: ServerFault }
-  | { hang: true };
+  | { hang: true }
+  | { silent: true; stream?: StreamScript; afterChunks?: number }
+  | { broken: 'reset' | 'end' | 'malformed'; stream: StreamScript; afterChunks: number };
 
 export type ServerFault = 'rate_limited' | 'server_error' | 'context_length' | 'unauthorized';
 
@@ -71,7 +77,7 @@ export async function startOpenAICompatibleServer(options: OpenAICompatibleServe
       json(res, 500, { error: { message: `no reply scripted for request ${served}` } });
       return;
     }
-    answer(res, reply);
+    void answer(res, reply);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -86,8 +92,24 @@ export async function startOpenAICompatibleServer(options: OpenAICompatibleServe
   };
 }
 
-function answer(res: ServerResponse, reply: ServerReply): void {
+async function answer(res: ServerResponse, reply: ServerReply): Promise<void> {
   if ('hang' in reply) return;
+  if ('silent' in reply) {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.flushHeaders();
+    for (const chunk of sseChunks(reply.stream ?? {}).slice(0, reply.afterChunks ?? 0)) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+    return;
+  }
+  if ('broken' in reply) {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    for (const chunk of sseChunks(reply.stream).slice(0, reply.afterChunks)) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+    // Let the chunks reach the client before the break.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    if (reply.broken === 'reset') res.socket?.resetAndDestroy();
+    else if (reply.broken === 'end') res.end();
+    else res.end('data: {"id":"chatcmpl-1","choices":[{"index":0,"delta":{"content":\n\n');
+    return;
+  }
   if ('fault' in reply) {
     const { status, headers, body } = faultReply(reply.fault);
     json(res, status, body, headers);
