@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '@tiller/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type ChatServer, startChatServer } from './chat-server.js';
 import { tillerInPty } from './pty.js';
 import { tillerInProcess } from './in-process.js';
 import { repoRoot, tiller, tillerCommand } from './tiller.js';
@@ -14,7 +14,7 @@ vi.setConfig({ testTimeout: 60_000 });
 const KEY = 'sk-test-not-a-real-key-5f2c';
 let dir: string;
 let workspace: string;
-let server: ChatServer | undefined;
+let server: OpenAICompatibleServer | undefined;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'tiller-cli-run-'));
@@ -45,10 +45,12 @@ async function everythingWritten(): Promise<string> {
 
 describe('tiller run without a terminal', () => {
   it('--mode json prints every agent event as one JSON line, runs the tool the model calls, and writes the key nowhere', async () => {
-    server = await startChatServer([
-      { stream: { text: 'Looking.', toolCalls: [{ id: 'call_1', name: 'list_files', args: { path: '.' } }] } },
-      { stream: { text: 'There is a README.' } },
-    ]);
+    server = await startOpenAICompatibleServer({
+      script: [
+        { stream: { text: 'Looking.', toolCalls: [{ id: 'call_1', name: 'list_files', args: { path: '.' } }] } },
+        { stream: { text: 'There is a README.' } },
+      ],
+    });
     const run = await tiller(runArgs('--mode', 'json', 'what is in this folder?'), { env });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
@@ -69,7 +71,7 @@ describe('tiller run without a terminal', () => {
   });
 
   it('-p prints only the final answer; the prompt can come on stdin', async () => {
-    server = await startChatServer([{ stream: { text: 'Four.' } }]);
+    server = await startOpenAICompatibleServer({ script: [{ stream: { text: 'Four.' } }] });
     const run = await tiller(runArgs('-p'), { env, input: 'What is two plus two?\n' });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('Four.\n');
@@ -78,7 +80,7 @@ describe('tiller run without a terminal', () => {
 
   it('denies writes when no one can approve them, telling the model why; --yes lets them run', async () => {
     const write = { id: 'call_w', name: 'write_file', args: { path: 'notes.md', content: 'hello\n' } };
-    server = await startChatServer([{ stream: { toolCalls: [write] } }, { stream: { text: 'I could not write it.' } }]);
+    server = await startOpenAICompatibleServer({ script: [{ stream: { toolCalls: [write] } }, { stream: { text: 'I could not write it.' } }] });
     const denied = await tiller(runArgs('write a note'), { env });
     expect(denied.code).toBe(0);
     expect(denied.stderr).toContain('denied write_file notes.md: no terminal to ask (--yes allows writes)');
@@ -86,14 +88,14 @@ describe('tiller run without a terminal', () => {
     expect(existsSync(join(workspace, 'notes.md'))).toBe(false);
     await server.close();
 
-    server = await startChatServer([{ stream: { toolCalls: [write] } }, { stream: { text: 'Written.' } }]);
+    server = await startOpenAICompatibleServer({ script: [{ stream: { toolCalls: [write] } }, { stream: { text: 'Written.' } }] });
     const allowed = await tiller(runArgs('--yes', 'write a note'), { env });
     expect(allowed.code).toBe(0);
     expect(await readFile(join(workspace, 'notes.md'), 'utf8')).toBe('hello\n');
   });
 
   it('-c continues the newest session of the directory; --fork continues from an earlier entry', async () => {
-    server = await startChatServer([{ stream: { text: 'First answer.' } }, { stream: { text: 'Second answer.' } }, { stream: { text: 'Forked answer.' } }]);
+    server = await startOpenAICompatibleServer({ script: [{ stream: { text: 'First answer.' } }, { stream: { text: 'Second answer.' } }, { stream: { text: 'Forked answer.' } }] });
     const base = ['run', '--base-url', server.baseURL, '--workspace', workspace];
     expect((await tiller([...base, 'first question'], { env, cwd: workspace })).code).toBe(0);
     expect((await tiller([...base, '-c', 'second question'], { env, cwd: workspace })).code).toBe(0);
@@ -112,7 +114,7 @@ describe('tiller run without a terminal', () => {
   });
 
   it('Ctrl-C (SIGINT) aborts the turn, the session stays valid and its journal replays', async () => {
-    server = await startChatServer([{ hang: true }]);
+    server = await startOpenAICompatibleServer({ script: [{ hang: true }] });
     const child = spawn(process.execPath, [...tillerCommand, ...runArgs('take your time')], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
@@ -127,12 +129,14 @@ describe('tiller run without a terminal', () => {
     expect(replay.code).toBe(0);
   });
   it('picks a killed run up from its journal when the session is opened again, then runs the new prompt', async () => {
-    server = await startChatServer([
-      { stream: { text: 'Looking.', toolCalls: [{ id: 'call_1', name: 'list_files', args: { path: '.' } }] } },
-      { hang: true },
-      { stream: { text: 'Picked up where it stopped: there is a README.' } },
-      { stream: { text: 'Second answer.' } },
-    ]);
+    server = await startOpenAICompatibleServer({
+      script: [
+        { stream: { text: 'Looking.', toolCalls: [{ id: 'call_1', name: 'list_files', args: { path: '.' } }] } },
+        { hang: true },
+        { stream: { text: 'Picked up where it stopped: there is a README.' } },
+        { stream: { text: 'Second answer.' } },
+      ],
+    });
     const child = spawn(process.execPath, [...tillerCommand, ...runArgs('first task')], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['pipe', 'ignore', 'ignore'] });
     child.stdin.end();
     const exited = new Promise((resolve) => child.on('close', resolve));
@@ -158,12 +162,14 @@ describe('tiller run without a terminal', () => {
 
 describe('tiller run on a terminal', () => {
   it('sends a line typed mid-turn as a steer, asks before a write, and Ctrl-C aborts the turn, then exits', async () => {
-    server = await startChatServer([
-      { stream: { text: 'Let me look.', toolCalls: [{ id: 'call_1', name: 'list_files', args: { path: '.' } }], delayMs: 1_500 } },
-      { stream: { text: 'Writing the notes.', toolCalls: [{ id: 'call_2', name: 'write_file', args: { path: 'notes.md', content: 'docs only\n' } }] } },
-      { stream: { text: 'Wrote notes.md.' } },
-      { hang: true },
-    ]);
+    server = await startOpenAICompatibleServer({
+      script: [
+        { stream: { text: 'Let me look.', toolCalls: [{ id: 'call_1', name: 'list_files', args: { path: '.' } }], delayMs: 1_500 } },
+        { stream: { text: 'Writing the notes.', toolCalls: [{ id: 'call_2', name: 'write_file', args: { path: 'notes.md', content: 'docs only\n' } }] } },
+        { stream: { text: 'Wrote notes.md.' } },
+        { hang: true },
+      ],
+    });
     const pty = tillerInPty(runArgs('look around'), { env });
     try {
       let at = await pty.waitFor('model call 1');
@@ -202,7 +208,7 @@ describe('tiller run on a terminal', () => {
 
 describe('tiller run --resume on a terminal', () => {
   it('lists the sessions of the directory, newest first, and continues the one picked', async () => {
-    server = await startChatServer([{ stream: { text: 'About apples.' } }, { stream: { text: 'About pears.' } }, { stream: { text: 'Back to apples.' } }]);
+    server = await startOpenAICompatibleServer({ script: [{ stream: { text: 'About apples.' } }, { stream: { text: 'About pears.' } }, { stream: { text: 'Back to apples.' } }] });
     const base = ['run', '--base-url', server.baseURL, '--workspace', workspace];
     expect((await tiller([...base, 'tell me about apples'], { env, cwd: workspace })).code).toBe(0);
     expect((await tiller([...base, 'tell me about pears'], { env, cwd: workspace })).code).toBe(0);

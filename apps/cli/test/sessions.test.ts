@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SessionManager } from '@mariozechner/pi-coding-agent';
+import { startOpenAICompatibleServer } from '@tiller/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makePiSessionText } from './pi-session.js';
 import { tillerInProcess } from './in-process.js';
@@ -177,8 +178,7 @@ describe('bad session input', () => {
 
 describe('tiller compact --strategy summarize', () => {
   it('has the model write the summary over HTTP and appends it as the compaction', async () => {
-    const { startChatServer } = await import('./chat-server.js');
-    const server = await startChatServer([{ stream: { text: '## Goal\nExplain where the config is parsed.\n## Progress\nRead config-1 to config-4.' } }]);
+    const server = await startOpenAICompatibleServer({ script: [{ stream: { text: '## Goal\nExplain where the config is parsed.\n## Progress\nRead config-1 to config-4.' } }] });
     try {
       await writeFile(file('pi-summary.jsonl'), piText);
       const run = await tiller(['compact', file('pi-summary.jsonl'), '--strategy', 'summarize', '--keep', '300', '--base-url', server.baseURL, '--model', 'qwen3']);

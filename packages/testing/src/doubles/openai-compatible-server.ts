@@ -10,6 +10,10 @@ export interface StreamScript {
   usage?: { prompt_tokens: number; completion_tokens: number; cached_tokens?: number };
   /** Send this many SSE chunks, then drop the connection (no finish, no `[DONE]`): a cut stream. */
   cutAfterChunks?: number;
+  /** Wait this long after the headers before the first chunk: a model that thinks first, while a test acts. */
+  delayMs?: number;
+  /** Wait this long between chunks: a model that streams slowly. */
+  chunkDelayMs?: number;
 }
 
 /**
@@ -49,17 +53,21 @@ export interface OpenAICompatibleServer {
   /** `http://127.0.0.1:<port>/v1`: give it to `createOpenAICompatible({ baseURL })`. */
   baseURL: string;
   requests: RecordedHttpRequest[];
+  /** Resolves with the n-th request (1-based) once it has arrived: a test waits for the call it means to act on. */
+  request(n: number): Promise<RecordedHttpRequest>;
   close(): Promise<void>;
 }
 
 /**
  * A chat-completions endpoint on 127.0.0.1 (a free port) that plays its script in order: streams
  * as OpenAI-style SSE chunks (text, reasoning, tool calls split across deltas, usage last), errors
- * with the statuses and headers providers send, cut streams and calls that never answer.
+ * with the statuses and headers providers send, cut streams and calls that never answer; each
+ * stream with its own delays (before the first chunk, between chunks).
  */
 export async function startOpenAICompatibleServer(options: OpenAICompatibleServerOptions): Promise<OpenAICompatibleServer> {
   const { script } = options;
   const requests: RecordedHttpRequest[] = [];
+  const waiting: Array<{ n: number; resolve: (request: RecordedHttpRequest) => void }> = [];
   let served = 0;
   const server: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -71,7 +79,9 @@ export async function startOpenAICompatibleServer(options: OpenAICompatibleServe
       json(res, 400, { error: { message: 'the request body is not JSON' } });
       return;
     }
-    requests.push({ url: req.url ?? '', headers: req.headers, body });
+    const recorded = { url: req.url ?? '', headers: req.headers, body };
+    requests.push(recorded);
+    for (const waiter of waiting.filter((w) => w.n === requests.length)) waiter.resolve(recorded);
     const reply = script[served++];
     if (!reply) {
       json(res, 500, { error: { message: `no reply scripted for request ${served}` } });
@@ -84,6 +94,10 @@ export async function startOpenAICompatibleServer(options: OpenAICompatibleServe
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
+    request: (n) => {
+      const arrived = requests[n - 1];
+      return arrived ? Promise.resolve(arrived) : new Promise((resolve) => waiting.push({ n, resolve }));
+    },
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
@@ -97,12 +111,13 @@ async function answer(res: ServerResponse, reply: ServerReply): Promise<void> {
   if ('silent' in reply) {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     res.flushHeaders();
-    for (const chunk of sseChunks(reply.stream ?? {}).slice(0, reply.afterChunks ?? 0)) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+    const script = reply.stream ?? {};
+    await writeChunks(res, sseChunks(script).slice(0, reply.afterChunks ?? 0), script);
     return;
   }
   if ('broken' in reply) {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    for (const chunk of sseChunks(reply.stream).slice(0, reply.afterChunks)) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+    if (!(await writeChunks(res, sseChunks(reply.stream).slice(0, reply.afterChunks), reply.stream))) return;
     // Let the chunks reach the client before the break.
     await new Promise((resolve) => setTimeout(resolve, 20));
     if (reply.broken === 'reset') res.socket?.resetAndDestroy();
@@ -122,13 +137,33 @@ async function answer(res: ServerResponse, reply: ServerReply): Promise<void> {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const chunks = sseChunks(reply.stream);
   const cut = reply.stream.cutAfterChunks;
-  for (const chunk of cut === undefined ? chunks : chunks.slice(0, cut)) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+  if (!(await writeChunks(res, cut === undefined ? chunks : chunks.slice(0, cut), reply.stream))) return;
   if (cut !== undefined) {
     // Drop the connection mid-stream, as a proxy or a crashed server does.
     res.socket?.destroy();
     return;
   }
   res.end('data: [DONE]\n\n');
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Writes the chunks as SSE events with the script's delays; false when the client went away
+ * meanwhile (an aborted call), and then nothing more is written.
+ */
+async function writeChunks(res: ServerResponse, chunks: readonly unknown[], script: StreamScript): Promise<boolean> {
+  if (script.delayMs) {
+    res.flushHeaders();
+    await sleep(script.delayMs);
+  }
+  for (const [index, chunk] of chunks.entries()) {
+    if (res.destroyed) return false;
+    if (index > 0 && script.chunkDelayMs) await sleep(script.chunkDelayMs);
+    if (res.destroyed) return false;
+    res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+  }
+  return !res.destroyed;
 }
 
 function faultReply(fault: ServerFault): { status: number; headers?: Record<string, string>; body: unknown } {
