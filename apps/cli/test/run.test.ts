@@ -7,7 +7,8 @@ import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '@tille
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { tillerInPty } from './pty.js';
 import { tillerInProcess } from './in-process.js';
-import { repoRoot, tiller, tillerCommand } from './tiller.js';
+import { createWebSocketReceiver, type StatelyInspectionEvent } from '@statelyai/inspect';
+import { repoRoot, startTiller, tiller, tillerCommand } from './tiller.js';
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -160,6 +161,110 @@ describe('tiller run without a terminal', () => {
   });
 });
 
+type StreamedLine = { id: number; data: string };
+
+/**
+ * Follows the server-sent events of `url` in the background: `events` grows as they arrive, until
+ * `stop()`.
+ */
+async function followEvents(url: URL, headers: Record<string, string> = {}): Promise<{ events: StreamedLine[]; until(enough: (events: StreamedLine[]) => boolean): Promise<void>; stop(): void }> {
+  const controller = new AbortController();
+  const response = await fetch(url, { headers, signal: controller.signal });
+  expect(response.headers.get('content-type')).toBe('text/event-stream');
+  const events: StreamedLine[] = [];
+  void (async () => {
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let buffered = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffered += decoder.decode(value, { stream: true });
+      for (let end = buffered.indexOf('\n\n'); end >= 0; end = buffered.indexOf('\n\n')) {
+        const block = buffered.slice(0, end);
+        buffered = buffered.slice(end + 2);
+        const id = /^id: (\d+)$/m.exec(block)?.[1];
+        const data = /^data: (.*)$/m.exec(block)?.[1];
+        if (id !== undefined && data !== undefined) events.push({ id: Number(id), data });
+      }
+    }
+  })().catch(() => undefined); // aborted by stop()
+  return {
+    events,
+    async until(enough) {
+      for (let i = 0; i < 600 && !enough(events); i++) await new Promise((r) => setTimeout(r, 25));
+      if (!enough(events)) throw new Error(`the stream did not get there: ${events.length} events`);
+    },
+    stop: () => controller.abort(),
+  };
+}
+
+describe('tiller run --inspect', () => {
+  it('streams the journal to the inspector on 127.0.0.1 as the run writes it, resumable by line number, and serves until Ctrl-C', async () => {
+    server = await startOpenAICompatibleServer({
+      script: [
+        // The model thinks before each reply: the page is following while the run is under way.
+        { stream: { text: 'Looking.', toolCalls: [{ id: 'call_1', name: 'list_files', args: { path: '.' } }], delayMs: 400 } },
+        { stream: { text: 'There is a README.', delayMs: 2_000, chunkDelayMs: 20 } },
+      ],
+    });
+    // A bare --inspect takes no value: the prompt after it stays the prompt.
+    const run = startTiller(runArgs('--inspect', 'what is in this folder?'), { env });
+    const streams: Array<{ stop(): void }> = [];
+    try {
+      const [, url] = await run.printed(/^inspector: (http:\/\/127\.0\.0\.1:\d+\/)$/m);
+      const events = new URL('events', url!);
+      expect(await (await fetch(url!)).text()).toContain('"eventsUrl":"/events"');
+      const live = await followEvents(events);
+      streams.push(live);
+      // While the model thinks over its second reply, the lines of the first round have already arrived.
+      await server.request(2);
+      await live.until((lines) => lines.some((l) => l.data.includes('"type":"tools.done"')));
+      expect(run.output().stdout).not.toContain('There is a README.');
+
+      await run.printed(/the inspector serves http:\/\/127\.0\.0\.1:\d+\/ until Ctrl-C/, 'stderr');
+      expect(run.output().stdout).toContain('There is a README.');
+      const written = (await readFile(join(dir, 'chat.journal.jsonl'), 'utf8')).trim().split('\n');
+      await live.until((lines) => lines.length >= written.length);
+      // Every line, from the header on, numbered from 1, as the file holds it.
+      expect(live.events.map((e) => e.data)).toEqual(written);
+      expect(live.events.map((e) => e.id)).toEqual(written.map((_, i) => i + 1));
+      // A client that comes back says where it was and gets the rest.
+      const resumed = await followEvents(events, { 'last-event-id': '3' });
+      streams.push(resumed);
+      await resumed.until((lines) => lines.at(-1)?.id === written.length);
+      expect(resumed.events.map((e) => e.id)).toEqual(written.slice(3).map((_, i) => i + 4));
+      expect(await run.interrupt()).toBe(0);
+    } finally {
+      for (const stream of streams) stream.stop();
+      run.kill();
+    }
+    const replay = await tiller(['replay', '-q', sessionFile()]);
+    expect(replay.stdout).toMatch(/^replay: identical/);
+  });
+
+  it("--inspect=stately feeds Stately's inspector: its relay on 127.0.0.1 hands the turn to a receiver, and stdout keeps only the answer", async () => {
+    server = await startOpenAICompatibleServer({ script: [{ stream: { text: 'Four.' } }] });
+    const run = startTiller(runArgs('--inspect=stately', '-p', 'What is two plus two?'), { env });
+    const received: StatelyInspectionEvent[] = [];
+    try {
+      const [, port] = await run.printed(/^Stately's inspector: http:\/\/localhost:(\d+)\//m, 'stderr');
+      await run.printed(/until Ctrl-C/, 'stderr');
+      // The relay keeps what the run reported for a viewer that comes late.
+      createWebSocketReceiver({ server: `ws://127.0.0.1:${port}` }).subscribe((event) => void received.push(event));
+      for (let i = 0; i < 250 && !received.some((e) => e.type === '@xstate.snapshot' && JSON.stringify(e).includes('"completed"')); i++) await new Promise((r) => setTimeout(r, 20));
+      expect(await run.interrupt()).toBe(0);
+    } finally {
+      run.kill();
+    }
+    const actor = received.find((e) => e.type === '@xstate.actor') as Extract<StatelyInspectionEvent, { type: '@xstate.actor' }> | undefined;
+    expect(JSON.parse(actor?.definition ?? 'null')).toMatchObject({ id: 'turn', initial: 'idle' });
+    expect(received.filter((e) => e.type === '@xstate.event').map((e) => (e as { event: { type: string } }).event.type)).toEqual(['turn.start', 'compaction.done', 'llm.done']);
+    expect(received.at(-1)).toMatchObject({ type: '@xstate.snapshot', snapshot: { value: 'idle', context: { lastOutcome: { status: 'completed' } } } });
+    expect(run.output().stdout).toBe('Four.\n');
+  });
+});
+
 describe('tiller run on a terminal', () => {
   it('sends a line typed mid-turn as a steer, asks before a write, and Ctrl-C aborts the turn, then exits', async () => {
     server = await startOpenAICompatibleServer({
@@ -244,6 +349,7 @@ describe('tiller run, bad input', () => {
     { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '--session', 'DIR/no/such/folder.jsonl', 'hi'], code: 3, message: /^tiller run: .*folder\.jsonl: cannot create the lock file/ },
     { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '--session', 'DIR/pi.jsonl', 'hi'], code: 3, message: /^tiller run: .*pi\.jsonl: a pi session; make a Tiller copy first with tiller import/ },
     { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '-p'], code: 2, message: /^tiller run: no prompt: give it as arguments or on stdin/ },
+    { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '--inspect=graph', 'hi'], code: 2, message: /^tiller run: --inspect takes no value \(the inspector page\) or =stately \(Stately's inspector\), got "graph"$/ },
   ];
   it.each(cases)('tiller $args', async ({ args, code, message }) => {
     const home = await mkdtemp(join(tmpdir(), 'tiller-cli-run-bad-'));

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -69,4 +69,64 @@ export function tiller(args: string[], options: TillerOptions = {}): Promise<Til
     });
     child.stdin.end(options.input ?? '');
   });
+}
+
+export interface RunningTiller {
+  child: ChildProcessWithoutNullStreams;
+  /** Resolves with the first match of `pattern` in what the program wrote there so far; rejects if it exits first. */
+  printed(pattern: RegExp, on?: 'stdout' | 'stderr'): Promise<RegExpExecArray>;
+  output(): { stdout: string; stderr: string };
+  /** Sends Ctrl-C (SIGINT) and resolves with the exit code. */
+  interrupt(): Promise<number | null>;
+  /** Kills it if it is still running (for `finally`). */
+  kill(): void;
+}
+
+/** Starts `tiller ...args` as a child process that goes on running (stdin closed, stdout and stderr pipes). */
+export function startTiller(args: string[], options: { env?: Record<string, string | undefined>; cwd?: string } = {}): RunningTiller {
+  const child = spawn(process.execPath, [...tillerCommand, ...args], {
+    cwd: options.cwd ?? repoRoot,
+    env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, TILLER_DEBUG: undefined, ...options.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const text = { stdout: '', stderr: '' };
+  const watchers: Array<() => void> = [];
+  let exit: number | null | undefined;
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('close', (code) => {
+      exit = code;
+      resolve(code);
+      for (const watch of watchers.splice(0)) watch();
+    }),
+  );
+  for (const on of ['stdout', 'stderr'] as const) {
+    child[on].setEncoding('utf8').on('data', (chunk: string) => {
+      text[on] += chunk;
+      for (const watch of [...watchers]) watch();
+    });
+  }
+  child.stdin.end();
+  return {
+    child,
+    printed: (pattern, on = 'stdout') =>
+      new Promise((resolve, reject) => {
+        const watch = () => {
+          const found = pattern.exec(text[on]);
+          if (found) {
+            watchers.splice(watchers.indexOf(watch) >>> 0, 1);
+            resolve(found);
+          } else if (exit !== undefined) reject(new Error(`tiller ${args[0]} exited (${exit}) before printing ${pattern}: ${text.stdout.slice(-400)}\n${text.stderr.slice(-400)}`));
+        };
+        watchers.push(watch);
+        watch();
+      }),
+    output: () => ({ ...text }),
+    interrupt: () => {
+      child.kill('SIGINT');
+      return exited;
+    },
+    kill: () => {
+      if (exit === undefined) child.kill('SIGKILL');
+    },
+  };
 }

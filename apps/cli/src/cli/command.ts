@@ -8,6 +8,11 @@ export interface OptionSpec {
   multiple?: boolean;
   /** Shown after the flag in `--help`: `--window N`. */
   value?: string;
+  /**
+   * A `string` option whose value may be left out: `--inspect` alone parses as `''`, a value is
+   * given with `=` (`--inspect=stately`), so the next argument is never taken as its value.
+   */
+  optionalValue?: boolean;
   description: string;
 }
 

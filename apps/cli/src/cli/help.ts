@@ -3,7 +3,7 @@ import type { Command, OptionSpecs } from './command.js';
 /** The `--help` text of a command, made from its declaration so it never drifts from what parses. */
 export function commandHelp(command: Command<OptionSpecs>): string {
   const rows: Array<[string, string]> = Object.entries(command.options).map(([name, spec]) => [
-    `${spec.short ? `-${spec.short}, ` : '    '}--${name}${spec.value ? ` ${spec.value}` : ''}`,
+    `${spec.short ? `-${spec.short}, ` : '    '}--${name}${spec.value ? (spec.optionalValue ? `[=${spec.value}]` : ` ${spec.value}`) : ''}`,
     spec.description,
   ]);
   rows.push(['-h, --help', 'show this help']);

@@ -23,7 +23,7 @@ export function parseCommandLine<O extends OptionSpecs>(command: Command<O>, arg
   const where = `tiller ${command.name}`;
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: withOptionalValues(command, argv), options, allowPositionals: true, strict: true });
   } catch (error) {
     throw usageError(`${where}: ${describeParseError(error as Error & { code?: string })} (see tiller ${command.name} --help)`);
   }
@@ -40,6 +40,16 @@ export function parseCommandLine<O extends OptionSpecs>(command: Command<O>, arg
     }
   }
   return { positionals: parsed.positionals, options: values as ParsedOptions<O>, help };
+}
+
+/**
+ * parseArgs knows no option whose value may be left out: a bare `--inspect` becomes `--inspect=`
+ * (the empty value), so it never swallows the argument after it. Arguments after `--` are left alone.
+ */
+function withOptionalValues(command: Command<OptionSpecs>, argv: readonly string[]): string[] {
+  const bare = new Set(Object.entries(command.options).flatMap(([name, spec]) => (spec.optionalValue ? [`--${name}`] : [])));
+  const end = argv.indexOf('--');
+  return argv.map((arg, i) => (bare.has(arg) && (end < 0 || i < end) ? `${arg}=` : arg));
 }
 
 /** parseArgs's messages are long and suggest `--`; say what was wrong in one short clause. */

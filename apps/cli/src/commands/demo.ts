@@ -15,7 +15,9 @@ import { replayFiles } from '../sessions/replay-files.js';
 import { fileToolPolicy, fileTools } from '../tools/file-tools.js';
 import { describeCall, formatTokens, shorten } from '../view/describe.js';
 import { turnView } from '../view/turn-view.js';
-import { serveJournal, untilInterrupted } from '../inspect/serve-journal.js';
+import { inspectLive } from '../inspect/inspect-live.js';
+import { INSPECT_OPTION, inspectView } from '../inspect/inspect-option.js';
+import { untilInterrupted } from '../inspect/serve-journal.js';
 
 const DEFAULT_WINDOW = 2_000;
 
@@ -35,11 +37,12 @@ export const demoCommand = defineCommand({
     dir: { type: 'string', value: 'DIR', description: 'write the workspace, session and journal here (an empty or new folder; default: a new temporary folder)' },
     delay: { type: 'string', value: 'MS', description: 'pause between streamed chunks, in milliseconds (default 12; 0 for none)' },
     window: { type: 'string', value: 'N', description: `the model's context window in tokens (default ${DEFAULT_WINDOW})` },
-    inspect: { type: 'boolean', description: 'follow the run in the inspector on 127.0.0.1 (its URL is printed first); Ctrl-C stops it after the demo' },
+    inspect: INSPECT_OPTION,
   },
   async run({ options }, io) {
     const delay = wholeNumber('demo', 'delay', options.delay, 0) ?? 12;
     const window = positiveInteger('demo', 'window', options.window) ?? DEFAULT_WINDOW;
+    const inspectAs = inspectView('demo', options.inspect);
     if (window < 1_200) throw usageError(`tiller demo: --window must be at least 1200 tokens for the demo's task, got ${window}`);
     const dir = options.dir ? resolve(io.cwd, options.dir) : await mkdtemp(join(tmpdir(), 'tiller-demo-'));
     const sessionFile = join(dir, 'session.jsonl');
@@ -58,7 +61,7 @@ export const demoCommand = defineCommand({
     say(`${out.bold('» prompt:')} ${DEMO_PROMPT}`);
 
     // Started before the run, the inspector follows the journal from its first line.
-    const inspector = options.inspect ? await serveJournal(journalPathFor(sessionFile), io, { follow: true }) : undefined;
+    const inspector = inspectAs ? await inspectLive(inspectAs, journalPathFor(sessionFile), io, { command: 'demo', on: 'stdout' }) : undefined;
     try {
       const session = createSessionLog(await JsonlStore.open(sessionFile, { create: true }));
       const journal = fileJournal(journalPathFor(sessionFile));
@@ -81,6 +84,7 @@ export const demoCommand = defineCommand({
           keepRecentTokens: Math.floor(window * 0.25),
         }),
         limits: { maxIterations: 12 },
+        ...inspector?.agentOptions,
       });
 
       const view = turnView({ stream: io.stdout, style: out, state: () => agent.snapshot.value, window, showStates: true });

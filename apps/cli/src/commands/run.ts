@@ -6,6 +6,9 @@ import { type Agent, type AgentListener, type AgentOptions, createAgent, fileJou
 import { defineCommand, type Io } from '../cli/command.js';
 import { ExitCode, inputError, usageError } from '../cli/errors.js';
 import { oneOf, positiveInteger } from '../cli/parse-command-line.js';
+import { inspectLive, type LiveInspection } from '../inspect/inspect-live.js';
+import { INSPECT_OPTION, inspectView } from '../inspect/inspect-option.js';
+import { untilInterrupted } from '../inspect/serve-journal.js';
 import { chooseModel, MODEL_OPTIONS } from '../model/choose-model.js';
 import { COMPACTORS, compactorFor, systemPromptFor, toolsFor } from '../run/agent-settings.js';
 import { interactive } from '../run/interactive.js';
@@ -31,6 +34,10 @@ export const runCommand = defineCommand({
     '$TILLER_HOME/sessions/<this directory>/; TILLER_HOME defaults to ~/.tiller). A run that was',
     'killed mid-turn is resumed from the journal when the session is opened again. Keys are read',
     'from the environment and never written anywhere.',
+    '--inspect follows the run live in the inspector page on 127.0.0.1 (the journal streams to it as',
+    'it is written); without a terminal the page goes on serving after the turn until Ctrl-C.',
+    "--inspect=stately feeds Stately's inspector instead. The URL goes to stdout, or to stderr with",
+    '--print or --mode json.',
   ].join('\n'),
   options: {
     ...MODEL_OPTIONS,
@@ -47,12 +54,14 @@ export const runCommand = defineCommand({
     yes: { type: 'boolean', short: 'y', description: 'let writes run without asking (otherwise a terminal asks; without one they are denied)' },
     system: { type: 'string', value: 'TEXT', description: 'the system prompt (default: a short coding-agent prompt)' },
     'max-iterations': { type: 'string', value: 'N', description: 'model calls with tools per turn (default 25), then one without' },
+    inspect: INSPECT_OPTION,
   },
   async run({ positionals, options }, io) {
     const mode = oneOf('run', 'mode', options.mode, ['text', 'json'] as const) ?? 'text';
     if (options.print && options.mode === 'json') throw usageError('tiller run: --print and --mode json each choose what stdout carries; give one');
     const window = positiveInteger('run', 'window', options.window);
     const maxIterations = positiveInteger('run', 'max-iterations', options['max-iterations']);
+    const inspectAs = inspectView('run', options.inspect);
     const compactorChoice = oneOf('run', 'compactor', options.compactor, COMPACTORS);
     const workspace = resolve(io.cwd, options.workspace ?? '.');
     const model = chooseModel('run', { model: options.model, baseUrl: options['base-url'], window }, io.env);
@@ -71,6 +80,14 @@ export const runCommand = defineCommand({
       throw inputError(`${path}: a pi session; make a Tiller copy first with tiller import ${path}`);
     }
     const session = createSessionLog(await JsonlStore.open(path, { create: true }));
+    // Started before the agent, so the page follows the journal from its first line (earlier runs' segments included).
+    let inspector: LiveInspection | undefined;
+    try {
+      inspector = inspectAs ? await inspectLive(inspectAs, journalPathFor(path), io, { command: 'run', on: options.print || mode === 'json' ? 'stderr' : 'stdout' }) : undefined;
+    } catch (error) {
+      await session.close();
+      throw error;
+    }
     const journal = fileJournal(journalPathFor(path));
     const settings = {
       model,
@@ -81,6 +98,7 @@ export const runCommand = defineCommand({
       systemPrompt: options.system ?? systemPromptFor(workspace),
       ...(compactor ? { compactor } : {}),
       ...(maxIterations ? { limits: { maxIterations } } : {}),
+      ...inspector?.agentOptions,
     } satisfies AgentOptions;
 
     // The view shows the machine's state; the agent it reads is made just below, with the view subscribed.
@@ -93,6 +111,7 @@ export const runCommand = defineCommand({
           : turnView({ stream: io.stdout, style: io.out, state: () => shown.agent?.snapshot.value, window: model.contextWindow });
     const agent = await startAgent(settings, options.fork, view).catch(async (error: unknown) => {
       await session.close();
+      await inspector?.close();
       throw error;
     });
     shown.agent = agent;
@@ -110,11 +129,15 @@ export const runCommand = defineCommand({
     try {
       await agent.idle();
       if (terminal) return await interactive(agent, io, { initialPrompt: prompt, askApprovals: !options.yes, finishLine: () => view?.finish() });
-      return await oneShot(agent, prompt!, io, { print: Boolean(options.print) });
+      const code = await oneShot(agent, prompt!, io, { print: Boolean(options.print) });
+      // The run is over, the page stays: the user looks at the turn before stopping it.
+      if (inspector) await untilInterrupted(inspector, io);
+      return code;
     } finally {
       view?.finish();
       await agent.close();
       await session.close();
+      await inspector?.close();
     }
   },
 });

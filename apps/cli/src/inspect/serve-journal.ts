@@ -2,24 +2,41 @@ import { InspectorSourceError, serveInspector, type InspectorServer } from '@til
 import type { Io } from '../cli/command.js';
 import { CliError, ExitCode } from '../cli/errors.js';
 
+export interface ServeJournalOptions {
+  /** Stream the journal as it is written, for a run that goes on. */
+  follow: boolean;
+  port?: number;
+  /** The command that serves it, named in its errors (default `inspect`). */
+  command?: string;
+  /** Where the URL is printed (default stdout; stderr when stdout carries a command's output). */
+  on?: 'stdout' | 'stderr';
+}
+
 /**
  * Serves the inspector on 127.0.0.1 for `file` (a journal, or a session with its journal beside
- * it) and prints its URL. `follow` streams the journal as it is written, for a run that goes on.
+ * it) and prints its URL.
  */
-export async function serveJournal(file: string, io: Io, options: { follow: boolean; port?: number }): Promise<InspectorServer> {
+export async function serveJournal(file: string, io: Io, options: ServeJournalOptions): Promise<InspectorServer> {
   try {
     const server = await serveInspector({ file, port: options.port ?? 0, follow: options.follow });
-    io.stdout.write(`${io.out.bold('inspector:')} ${server.url}\n`);
+    printUrl(io, options.on ?? 'stdout', 'inspector:', server.url);
     return server;
   } catch (error) {
-    if (error instanceof InspectorSourceError) throw new CliError(`tiller inspect: ${error.message}`, ExitCode.input);
+    if (error instanceof InspectorSourceError) throw new CliError(`tiller ${options.command ?? 'inspect'}: ${error.message}`, ExitCode.input);
     throw error;
   }
 }
 
-/** Resolves at Ctrl-C, while the inspector goes on serving; the caller stops it. */
-export async function untilInterrupted(server: InspectorServer, io: Io): Promise<void> {
-  io.stderr.write(io.err.dim(`the inspector serves ${server.url} until Ctrl-C.\n`));
+/** One line `label url`, the label in bold where the stream is a terminal. */
+export function printUrl(io: Io, on: 'stdout' | 'stderr', label: string, url: string): void {
+  const stream = on === 'stdout' ? io.stdout : io.stderr;
+  const style = on === 'stdout' ? io.out : io.err;
+  stream.write(`${style.bold(label)} ${url}\n`);
+}
+
+/** Resolves at Ctrl-C, while the inspector behind `url` goes on serving; the caller stops it. */
+export async function untilInterrupted(served: { url: string }, io: Io): Promise<void> {
+  io.stderr.write(io.err.dim(`the inspector serves ${served.url} until Ctrl-C.\n`));
   await new Promise<void>((resolve) => {
     const stop = io.onInterrupt(() => {
       stop();
