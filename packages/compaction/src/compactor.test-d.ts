@@ -44,6 +44,8 @@ describe('the Compactor contract', () => {
   it('lets a compactor say which window it would use, and the shell run it through runCompactor', () => {
     expectTypeOf<NonNullable<Compactor<{ w: number }>['windowFor']>>().parameters.toEqualTypeOf<[string, ({ w: number } | undefined)?]>();
     expectTypeOf(WindowManager({ strategy: 'keepTail' }).windowFor).returns.toBeNumber();
+    expectTypeOf<NonNullable<Compactor<{ w: number }>['reserveFor']>>().parameters.toEqualTypeOf<[string, ({ w: number } | undefined)?]>();
+    expectTypeOf(WindowManager({ strategy: 'keepTail' }).reserveFor).returns.toBeNumber();
     expectTypeOf(runCompactor<undefined>).returns.toEqualTypeOf<Promise<CompactorRun>>();
     expectTypeOf<CompactorRun['meta']>().toEqualTypeOf<CoreCompactionMeta>();
     expectTypeOf<CompactorRun['appended']>().toEqualTypeOf<Entry[]>();

@@ -69,6 +69,12 @@ export interface Compactor<Opts = undefined> {
    * throws a `CompactionConfigError` when it knows none either. Asked at configuration time.
    */
   windowFor?(model: string, opts?: Opts): number;
+  /**
+   * The tokens it keeps free at the top of the window for `model`: it compacts once the context
+   * passes `window - reserve`. The shell records it in the journal's header, where an inspector
+   * marks it; a compactor with no such line (NoOp) has none.
+   */
+  reserveFor?(model: string, opts?: Opts): number;
   validateOpts?(opts: Opts | undefined, entryPoint: string): void;
 }
 

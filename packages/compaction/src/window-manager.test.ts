@@ -7,6 +7,7 @@ import { scriptedSummarizer } from '@tiller/testing';
 import { type CompactionContext, NoOpCompactor } from './compactor.js';
 import { CompactionConfigError, CompactionError } from './errors.js';
 import { estimateTokens } from './estimate-tokens.js';
+import { DEFAULT_COMPACTION_SETTINGS } from './settings.js';
 import { createTokenLedger } from './token-ledger.js';
 import { WindowManager } from './window-manager.js';
 
@@ -201,6 +202,12 @@ describe('WindowManager', () => {
     expect(meta).toMatchObject({ compacted: false, appended: [], error: expect.any(CompactionError) });
     if (meta.compacted) return;
     expect(meta.error).toMatchObject({ code: 'summarization_failed' });
+  });
+
+  it('says the reserve it keeps below the window: its reserveTokens, or the default', () => {
+    expect(WindowManager({ strategy: 'keepTail', reserveTokens: 4_000, keepRecentTokens: 2_000 }).reserveFor('any/model')).toBe(4_000);
+    expect(WindowManager({ strategy: 'keepTail', reserveTokens: 4_000 }).reserveFor('any/model', { reserveTokens: 1_000 })).toBe(1_000);
+    expect(WindowManager({ strategy: 'keepTail' }).reserveFor('any/model')).toBe(DEFAULT_COMPACTION_SETTINGS.reserveTokens);
   });
 
   it('takes the window from the pin, the context or the catalog, and refuses an unknown model', async () => {

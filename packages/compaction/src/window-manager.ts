@@ -84,6 +84,8 @@ type Strategy = (path: readonly Entry[], ctx: CompactionContext, config: Config)
 
 export interface WindowManager extends Compactor<Partial<WindowManagerInput>> {
   windowFor(model: string, opts?: Partial<WindowManagerInput>): number;
+  /** `reserveTokens`, whatever the model: it compacts once the context passes `window - reserveTokens`. */
+  reserveFor(model: string, opts?: Partial<WindowManagerInput>): number;
 }
 
 /**
@@ -115,6 +117,7 @@ export function WindowManager(options: WindowManagerInput): WindowManager {
       configFor(opts ?? {}, entryPoint);
     },
     windowFor: (model, opts) => windowOf(configFor(opts, 'WindowManager.windowFor'), model, undefined, 'WindowManager.windowFor'),
+    reserveFor: (_model, opts) => configFor(opts, 'WindowManager.reserveFor').reserveTokens,
     async maybeCompact(acc: CompactionAcc, ctx: CompactionContext, opts?: Partial<WindowManagerInput>): Promise<CompactionOutcome> {
       const unchanged = (extra: { error?: Error; skipped?: string } = {}): CompactionOutcome => ({
         acc,

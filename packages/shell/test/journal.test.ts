@@ -2,6 +2,7 @@ import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serializeSnapshot } from '@tiller/core';
+import { NoOpCompactor, WindowManager } from '@tiller/compaction';
 import { createSessionLog, JsonlStore, MemoryStore } from '@tiller/session';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -106,6 +107,34 @@ describe('the journal', () => {
     const toolLines = journal.lines.filter((l) => l.type === 'tool.started' || l.type === 'tool.finished');
     expect(toolLines.map((l) => l.type)).toEqual(['tool.started', 'tool.finished']);
     for (const line of toolLines) expect(Date.parse((line as { at: string }).at)).not.toBeNaN();
+  });
+
+  it("records the compactor's reserve in the header; a version 3 journal without it still reads and replays", async () => {
+    const model = () => scriptedModel([{ text: 'done' }], { id: 'local/qwen', contextWindow: 32_000 });
+    const journal = memoryJournal();
+    await createAgent({ model: model(), journal, compactor: WindowManager({ strategy: 'keepTail', reserveTokens: 4_000, keepRecentTokens: 2_000 }) }).prompt('go');
+    await createAgent({ model: model(), journal }).prompt('go');
+    const [managed, plain] = journal.lines.filter((l) => l.type === 'header');
+    expect(managed).toMatchObject({ version: JOURNAL_VERSION, model: { contextWindow: 32_000 }, reserveTokens: 4_000 });
+    // NoOp never compacts: it keeps no reserve, and the header says none.
+    expect(plain).not.toHaveProperty('reserveTokens');
+
+    const older = journal.lines.map((line) => {
+      if (line.type !== 'header') return line;
+      const { reserveTokens: _, ...rest } = line;
+      return rest;
+    });
+    const parsed = parseJournalLines(`${older.map((l) => JSON.stringify(l)).join('\n')}\n`, 'older.journal.jsonl');
+    expect(parsed.filter((l) => l.type === 'header')).toHaveLength(2);
+    expect(replayJournal(parsed).divergence).toBeNull();
+  });
+
+  it('refuses at configuration a compactor whose reserve is not a whole number of tokens', () => {
+    const odd = (reserveFor: () => number) => ({ ...NoOpCompactor, name: 'odd', reserveFor });
+    expect(() => createAgent({ model: scriptedModel([]), compactor: odd(() => -1) })).toThrow(
+      /^createAgent: compactor "odd": reserveFor must return a whole number of tokens \(0 or more\), got -1$/,
+    );
+    expect(() => createAgent({ model: scriptedModel([]), compactor: odd(() => { throw new Error('no idea'); }) })).toThrow(/^createAgent: compactor "odd": reserveFor threw: no idea$/);
   });
 
   it('refuses a journal of another version, naming both versions', async () => {

@@ -114,5 +114,17 @@ export function resolveAgentOptions(options: AgentOptions, entryPoint = 'createA
       throw new AgentOptionsError(`${entryPoint}: the compactor needs the model's context window: ${(error as Error).message}; set model.contextWindow`);
     }
   }
+  if (resolved.compactor.reserveFor) {
+    // Recorded in each journal header: a compactor that cannot say it fails here, not mid-run.
+    let reserve: unknown;
+    try {
+      reserve = resolved.compactor.reserveFor(resolved.model.id, resolved.compactorOptions);
+    } catch (error) {
+      throw new AgentOptionsError(`${entryPoint}: compactor "${resolved.compactor.name}": reserveFor threw: ${(error as Error).message}`);
+    }
+    if (!Number.isSafeInteger(reserve) || (reserve as number) < 0) {
+      throw new AgentOptionsError(`${entryPoint}: compactor "${resolved.compactor.name}": reserveFor must return a whole number of tokens (0 or more), got ${JSON.stringify(reserve)}`);
+    }
+  }
   return resolved;
 }

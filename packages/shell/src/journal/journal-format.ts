@@ -7,7 +7,9 @@ export const JOURNAL_FORMAT = 'tiller.journal';
  * The format this shell writes and reads. 3: every blocking effect and its answer carry one `id`,
  * every segment header names the model and its window, tool lines carry their time. An older
  * journal is refused with both versions named: its inputs answer effects by other ids and lack
- * what version 3 records, so a replay of today's core cannot reproduce it.
+ * what version 3 records, so a replay of today's core cannot reproduce it. A field added later
+ * as optional (the header's `reserveTokens`) keeps the version: a version 3 journal without it
+ * reads and replays as before.
  */
 export const JOURNAL_VERSION = 3;
 
@@ -18,6 +20,12 @@ export const JournalHeader = z.object({
   version: z.literal(JOURNAL_VERSION),
   /** The agent's model, and its context window when the shell knew it (what an inspector's gauge is measured against). */
   model: z.object({ id: z.string(), contextWindow: z.number().int().positive().nullable() }),
+  /**
+   * The compactor's reserve (`Compactor.reserveFor`): it compacts once the context passes
+   * `contextWindow - reserveTokens`, and an inspector's gauge marks it. Absent when the compactor
+   * has none (NoOp), and in journals written before it was recorded.
+   */
+  reserveTokens: z.number().int().nonnegative().optional(),
   maxIterations: z.number().int().nonnegative(),
   /** The session entry the run started from (its path is the base of the replay); null for an empty session. */
   baseLeafId: z.string().nullable(),

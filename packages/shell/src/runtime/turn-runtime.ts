@@ -246,13 +246,20 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   };
 }
 
-/** The header of a new journal segment: where the run starts, and with which model. */
+/** The compactor's reserve for the header, when it has one (checked when the options were resolved). */
+const reserveOf = ({ compactor, compactorOptions, model }: ResolvedAgentOptions): { reserveTokens?: number } => {
+  const reserve = compactor.reserveFor?.(model.id, compactorOptions);
+  return reserve === undefined ? {} : { reserveTokens: reserve };
+};
+
+/** The header of a new journal segment: where the run starts, with which model and compactor reserve. */
 export function journalHeader(options: ResolvedAgentOptions, session: SessionLog): JournalHeader {
   return {
     type: 'header',
     format: JOURNAL_FORMAT,
     version: JOURNAL_VERSION,
     model: { id: options.model.id, contextWindow: options.model.contextWindow ?? null },
+    ...reserveOf(options),
     maxIterations: options.limits.maxIterations,
     baseLeafId: session.leafId,
     baseSize: session.path().length,
