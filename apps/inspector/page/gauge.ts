@@ -55,7 +55,10 @@ export function mountGauge(onDetail: (title: string, body: unknown, render?: (in
     const usage = reported(call);
     const pct = (t: number) => `${Math.min(100, (t / scale) * 100).toFixed(2)}%`;
     const bar = el('div', { class: 'bar' }, el('div', { class: 'sent', style: `width:${pct(call.estimatedTokens)}` }));
-    if (header.contextWindow && reserve) bar.append(el('div', { class: 'reserve', style: `left:${pct(header.contextWindow - reserve)};right:0` }));
+    if (header.contextWindow && reserve) {
+      const line = header.contextWindow - reserve;
+      bar.append(el('div', { class: 'reserve', style: `left:${pct(line)};right:0`, title: `the compactor's reserve: it compacts above ${formatTokens(line)} tokens` }));
+    }
     if (usage !== undefined) bar.append(el('div', { class: 'usage', style: `left:${pct(usage)}`, title: `reported input ${usage}` }));
     const status = call.answer === null ? 'in flight' : call.answer.kind === 'failed' ? `failed: ${call.answer.error ?? ''}` : `reported ${formatTokens(usage)} in / ${formatTokens(call.answer.usage?.output)} out`;
     const classes = ['call'];
@@ -88,10 +91,11 @@ export function mountGauge(onDetail: (title: string, body: unknown, render?: (in
     const reserve = header.reserveTokens;
     legend.replaceChildren(
       header.contextWindow
-        ? `window ${formatTokens(header.contextWindow)} tokens${header.model ? ` (${header.model})` : ''}${reserve ? `, reserve ${formatTokens(reserve)}` : ', reserve not recorded'}`
+        ? `window ${formatTokens(header.contextWindow)} tokens${header.model ? ` (${header.model})` : ''}${reserve !== undefined ? `, reserve ${formatTokens(reserve)}` : ', reserve not recorded'}`
         : 'window not recorded in this journal: bars are scaled to the largest call',
       el('span', { class: 'key key-sent' }, 'sent (estimate)'),
       el('span', { class: 'key key-usage' }, 'reported input'),
+      ...(header.contextWindow && reserve ? [el('span', { class: 'key key-reserve' }, `reserve (compacts above ${formatTokens(header.contextWindow - reserve)})`)] : []),
     );
     const marks = replay.compactions.filter((m) => m.compacted);
     let m = 0;

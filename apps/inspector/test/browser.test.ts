@@ -4,17 +4,22 @@
  * opened from file://. Every page must load without an error and without a request leaving
  * 127.0.0.1. Screenshots go to apps/inspector/.screenshots (or TILLER_SCREENSHOTS).
  */
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { journalPathFor } from '@tiller/shell';
+import { startOpenAICompatibleServer } from '@tiller/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { recordNotebookSession, type RecordedFiles } from '../scripts/make-journals.js';
 import { buildPage, serveInspector, writeInspectorHtml, type InspectorServer } from '../src/index.js';
 import { readJournal } from '../src/journal/read-journal.js';
 
+const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const SHOTS = process.env.TILLER_SCREENSHOTS ?? fileURLToPath(new URL('../.screenshots/', import.meta.url));
 const CHROMIUM = '/usr/bin/chromium';
 
@@ -107,8 +112,8 @@ describe('the inspector page', { timeout: 60_000 }, () => {
     const inputs = readJournal(journalText).segments[0]!.inputs.length;
     expect(await page.textContent('#verdict')).toBe(`replay matches the recording (${inputs} inputs)`);
 
-    // The journal names the model and its window; the gauge is drawn against it.
-    expect(await page.textContent('#gauge .gauge-legend')).toMatch(/^window 2,000 tokens \(scripted\/notes\), reserve not recorded/);
+    // The journal names the model, its window and the compactor's reserve; the gauge is drawn against them.
+    expect(await page.textContent('#gauge .gauge-legend')).toMatch(/^window 2,000 tokens \(scripted\/notes\), reserve 500.*reserve \(compacts above 1,500\)$/);
 
     await goTo(page, 1);
     expect(await litState(page)).toBe('state:steering');
@@ -121,6 +126,12 @@ describe('the inspector page', { timeout: 60_000 }, () => {
     expect(await page.$eval('#chart g.cluster.current-parent', (g) => g.id)).toBe('state:tools');
     expect(await selectedRow(page)).toBe('approval.needed');
     expect(await currentCall(page)).toBe('call 2');
+    // The reserve is hatched at the top of the call's bar: from 1,500 of the 2,000 tokens on.
+    expect(await page.$eval('#gauge .call.current .bar .reserve', (r) => [(r as HTMLElement).style.left, (r as HTMLElement).style.right, r.getAttribute('title')])).toEqual([
+      '75%',
+      '0px',
+      "the compactor's reserve: it compacts above 1,500 tokens",
+    ]);
     // The edge from calling into the tools has been taken twice by now: drawn thicker than once.
     expect(await page.$eval('[id="edge:calling:llm.done:0"]', (g) => g.getAttribute('class'))).toMatch(/traced use-2/);
 
@@ -194,6 +205,74 @@ describe('the inspector page', { timeout: 60_000 }, () => {
     // Every line, from the first on, reached the page.
     expect(await page.evaluate(() => document.body.dataset.lines)).toBe(String(final.lines));
     expect(problems).toEqual([]);
+  });
+
+  it('follows a live `tiller run --inspect` against a model server on 127.0.0.1 to its end, with the reserve marked', async () => {
+    const model = await startOpenAICompatibleServer({
+      script: [
+        // Each reply waits before it streams: the page shows the call in flight meanwhile.
+        { stream: { text: 'Looking around first.', toolCalls: [{ id: 'call_1', name: 'list_files', args: { path: '.' } }], delayMs: 1_500, usage: { prompt_tokens: 900, completion_tokens: 12 } } },
+        { stream: { text: 'Reading the README.', toolCalls: [{ id: 'call_2', name: 'read_file', args: { path: 'README.md' } }], delayMs: 300, usage: { prompt_tokens: 1_100, completion_tokens: 14 } } },
+        { stream: { text: 'It is a small project with a README.', delayMs: 300, chunkDelayMs: 15, usage: { prompt_tokens: 1_300, completion_tokens: 10 } } },
+      ],
+    });
+    const runDir = join(dir, 'run');
+    await mkdir(join(runDir, 'workspace'), { recursive: true });
+    await writeFile(join(runDir, 'workspace', 'README.md'), '# notes\n\nA small project.\n');
+    const sessionFile = join(runDir, 'chat.jsonl');
+    // The CLI from its sources, as `pnpm tsx apps/cli/src/main.ts` runs it (the test's NODE_OPTIONS carry the source condition).
+    const tsx = pathToFileURL(createRequire(join(REPO, 'package.json')).resolve('tsx')).href;
+    const args = ['run', '--base-url', model.baseURL, '--model', 'qwen3', '--window', '8000', '--compactor', 'keepTail', '--workspace', join(runDir, 'workspace'), '--session', sessionFile, '--inspect', 'what is this project?'];
+    const child = spawn(process.execPath, ['--import', tsx, join(REPO, 'apps/cli/src/main.ts'), ...args], {
+      cwd: REPO,
+      env: { ...process.env, TILLER_API_KEY: 'sk-local', TILLER_HOME: join(runDir, 'home') },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    child.stdin.end();
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    let stdout = '';
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          stdout += chunk;
+          const found = /^inspector: (http:\/\/127\.0\.0\.1:\d+\/)$/m.exec(stdout);
+          if (found) resolve(found[1]!);
+        });
+        void exited.then((code) => reject(new Error(`tiller run exited (${code}) before printing its URL: ${stdout}${stderr}`)));
+      });
+      const { page, problems } = await openPage();
+      await page.goto(url);
+      // While the first reply waits, the page shows the model call in flight.
+      const shown = await page.waitForFunction(() => {
+        const text = document.getElementById('inflight')?.textContent ?? '';
+        return text.startsWith('in flight: call_llm') ? text : false;
+      }, undefined, { timeout: 30_000 });
+      expect(await shown.jsonValue()).toMatch(/^in flight: call_llm \S+ \(\d+\.\d s\)$/);
+      await page.screenshot({ path: join(SHOTS, 'inspector-run-live.png') });
+
+      await model.request(3);
+      await page.waitForFunction(() => document.getElementById('inflight')?.textContent === 'idle', undefined, { timeout: 30_000 });
+      const final = readJournal(await readFile(journalPathFor(sessionFile), 'utf8'));
+      const inputs = final.segments.at(-1)!.inputs.length;
+      await page.waitForSelector(`body[data-position="${inputs}"]`, { timeout: 15_000 });
+      expect(await page.textContent('#verdict')).toBe(`replay matches the recording (${inputs} inputs)`);
+      expect(await page.evaluate(() => document.body.dataset.lines)).toBe(String(final.lines));
+      expect(await litState(page)).toBe('state:idle');
+      expect(await currentCall(page)).toBe('call 3');
+      // The header carries the CLI compactor's reserve (a quarter of the 8,000-token window): marked on every bar.
+      expect(await page.textContent('#gauge .gauge-legend')).toMatch(/^window 8,000 tokens \(local\/qwen3\), reserve 2,000/);
+      expect(await page.$eval('#gauge .call.current .bar .reserve', (r) => (r as HTMLElement).style.left)).toBe('75%');
+      await page.screenshot({ path: join(SHOTS, 'inspector-run-done.png') });
+      expect(problems).toEqual([]);
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+      expect(stdout).toContain('It is a small project with a README.');
+    } finally {
+      child.kill('SIGKILL');
+      await model.close();
+    }
   });
 
   it('resumes a stream from Last-Event-ID with the lines after it', async () => {

@@ -4,7 +4,8 @@
  * format changes, this file changes. Versions 1 to 3 are read: 2 names every effect id and answer
  * id `id`; 3 adds the model and its context window to the header, times to the tool lines, a hash
  * of each input's effects, and keeps a tool's output once, in its `tool.finished` line (the
- * `tools.done` input names it as `{toolCallId, recorded: true}`, put back here).
+ * `tools.done` input names it as `{toolCallId, recorded: true}`, put back here). Version 3 headers
+ * may also carry the compactor's `reserveTokens` (an optional field: older version 3 journals lack it).
  */
 import type { Effect, ToolOutcome } from '@tiller/core';
 
@@ -17,7 +18,10 @@ export interface SegmentHeader {
   /** From version 2 on. */
   model: string | undefined;
   contextWindow: number | undefined;
-  /** Room the compactor keeps free below the window, when the header says. */
+  /**
+   * Room the compactor keeps free at the top of the window (it compacts above `contextWindow -
+   * reserveTokens`), when the header records it: an optional field of version 3.
+   */
   reserveTokens: number | undefined;
 }
 
