@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { repoRoot, tiller, tillerCommand } from './tiller.js';
+import { repoRoot, startTiller, tiller, tillerCommand } from './tiller.js';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
@@ -66,26 +66,12 @@ describe('tiller inspect', () => {
 
   it('tiller demo --inspect serves the run live: the journal streams to the page as it is written', async () => {
     const live = await mkdtemp(join(tmpdir(), 'tiller-demo-inspect-'));
-    const child = spawn(process.execPath, [...tillerCommand, 'demo', '--inspect', '--dir', live, '--delay', '0'], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    const printed = (pattern: RegExp) =>
-      new Promise<RegExpExecArray>((resolve, reject) => {
-        const check = () => {
-          const found = pattern.exec(out);
-          if (found) resolve(found);
-        };
-        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-          out += chunk;
-          check();
-        });
-        child.on('close', (code) => reject(new Error(`tiller demo exited (${code}) first: ${out.slice(-400)}`)));
-        check();
-      });
+    const demo = startTiller(['demo', '--inspect', '--dir', live, '--delay', '0']);
     try {
-      const [url] = await printed(/http:\/\/127\.0\.0\.1:\d+\//);
+      const [url] = await demo.printed(/http:\/\/127\.0\.0\.1:\d+\//);
       const events = await fetch(new URL('events', url));
       const reader = events.body!.getReader();
-      await printed(/replay: identical/);
+      await demo.printed(/replay: identical/);
       const recorded = (await readFile(join(live, 'session.journal.jsonl'), 'utf8')).trim().split('\n');
       let streamed = '';
       while ((streamed.match(/^data:/gm) ?? []).length < recorded.length) {
@@ -96,11 +82,9 @@ describe('tiller inspect', () => {
       await reader.cancel();
       // Every line of the journal reached the page, from the header on, while the run wrote it.
       expect((streamed.match(/^data:/gm) ?? []).length).toBe(recorded.length);
-      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-      child.kill('SIGINT');
-      expect(await exited).toBe(0);
+      expect(await demo.interrupt()).toBe(0);
     } finally {
-      child.kill('SIGKILL');
+      demo.kill();
       await rm(live, { recursive: true, force: true });
     }
   });
