@@ -206,6 +206,7 @@ describe('tiller run --inspect', () => {
         // The model thinks before each reply: the page is following while the run is under way.
         { stream: { text: 'Looking.', toolCalls: [{ id: 'call_1', name: 'list_files', args: { path: '.' } }], delayMs: 400 } },
         { stream: { text: 'There is a README.', delayMs: 2_000, chunkDelayMs: 20 } },
+        { stream: { text: 'Still here.' } },
       ],
     });
     // A bare --inspect takes no value: the prompt after it stays the prompt.
@@ -234,6 +235,10 @@ describe('tiller run --inspect', () => {
       streams.push(resumed);
       await resumed.until((lines) => lines.at(-1)?.id === written.length);
       expect(resumed.events.map((e) => e.id)).toEqual(written.slice(3).map((_, i) => i + 4));
+      // While the page serves, the session is closed: another run can go on with it, and the page follows that too.
+      const again = await tiller(runArgs('-p', 'anything else?'), { env });
+      expect(again.stdout).toBe('Still here.\n');
+      await live.until((lines) => lines.filter((l) => l.data.includes('"type":"header"')).length === 2);
       expect(await run.interrupt()).toBe(0);
     } finally {
       for (const stream of streams) stream.stop();

@@ -127,16 +127,21 @@ export const runCommand = defineCommand({
     }
 
     try {
-      await agent.idle();
-      if (terminal) return await interactive(agent, io, { initialPrompt: prompt, askApprovals: !options.yes, finishLine: () => view?.finish() });
-      const code = await oneShot(agent, prompt!, io, { print: Boolean(options.print) });
-      // The run is over, the page stays: the user looks at the turn before stopping it.
-      if (inspector) await untilInterrupted(inspector, io);
+      let code: number;
+      try {
+        await agent.idle();
+        code = terminal
+          ? await interactive(agent, io, { initialPrompt: prompt, askApprovals: !options.yes, finishLine: () => view?.finish() })
+          : await oneShot(agent, prompt!, io, { print: Boolean(options.print) });
+      } finally {
+        view?.finish();
+        await agent.close();
+        await session.close();
+      }
+      // The one prompt is done and the session closed (free for another run); the page stays for a look at the turn.
+      if (inspector && !terminal) await untilInterrupted(inspector, io);
       return code;
     } finally {
-      view?.finish();
-      await agent.close();
-      await session.close();
       await inspector?.close();
     }
   },
