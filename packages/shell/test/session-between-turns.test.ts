@@ -9,7 +9,9 @@ import { z } from 'zod';
 import {
   createAgent,
   defineTool,
+  journalPathFor,
   memoryJournal,
+  parseJournalLines,
   replayJournal,
   resumeAgent,
   SessionBusyError,
@@ -120,6 +122,27 @@ describe('two agents on one session log', () => {
     expectOneChain(session.entries());
     for (const agent of [a, b]) {
       expect(replayJournal(await agent.journal.read(), { session }).divergence).toBeNull();
+    }
+  });
+
+  it('on a JSONL session, share the journal file beside it: each turn after the other agent\'s opens a segment, and the file replays', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tiller-shared-'));
+    try {
+      const file = join(dir, 'chat.jsonl');
+      const session = createSessionLog(await JsonlStore.open(file, { create: true }));
+      const a = createAgent({ model: scriptedModel([{ text: 'a1' }, { text: 'a2' }]), session });
+      const b = createAgent({ model: scriptedModel([{ text: 'b1' }]), session });
+      await a.prompt('to a');
+      await b.prompt('to b');
+      await a.prompt('to a again');
+      await a.close();
+      await b.close();
+      const lines = parseJournalLines(await readFile(journalPathFor(file), 'utf8'));
+      expect(lines.filter((l) => l.type === 'header').map((h) => (h as { baseSize: number }).baseSize)).toEqual([0, 2, 4]);
+      expect(replayJournal(lines, { session }).divergence).toBeNull();
+      await session.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 
