@@ -173,6 +173,46 @@ describe('two agents on one session log', () => {
     expectOneChain(session.entries());
   });
 
+  it('holds the log until the turn\'s last entries are written: a prompt in between is refused, never forked off a stale leaf', async () => {
+    let onAppend: ((entries: readonly Entry[]) => void) | undefined;
+    class SlowStore extends MemoryStore {
+      override async append(entries: readonly Entry[]): Promise<void> {
+        onAppend?.(entries);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        return super.append(entries);
+      }
+    }
+    const session = createSessionLog(new SlowStore());
+    const a = createAgent({ model: scriptedModel([{ text: 'a1' }]), session });
+    const b = createAgent({ model: scriptedModel([{ text: 'b1' }]), session });
+    const inBetween: Array<Promise<unknown>> = [];
+    // While the answer that ends a's turn is on its way to the store, b prompts.
+    onAppend = (entries) => {
+      if (entries.some((e) => e.kind === 'message' && e.message.role === 'assistant')) inBetween.push(b.prompt('to b').catch((e: unknown) => e));
+    };
+    await a.prompt('to a');
+    onAppend = undefined;
+    expect(inBetween).toHaveLength(1);
+    expect(SessionBusyError.isInstance(await inBetween[0])).toBe(true);
+    expect(await b.prompt('to b')).toMatchObject({ status: 'completed' });
+    expectOneChain(session.entries());
+  });
+
+  it('lets a listener of turn.ended start another agent\'s turn on the log at once', async () => {
+    const session = createSessionLog(new MemoryStore());
+    const a = createAgent({ model: scriptedModel([{ text: 'a1' }]), session });
+    const modelB = scriptedModel([{ text: 'b1' }]);
+    const b = createAgent({ model: modelB, session });
+    let next: Promise<unknown> | undefined;
+    a.subscribe((e) => {
+      if (e.type === 'turn.ended') next = b.prompt('to b');
+    });
+    await a.prompt('to a');
+    expect(await next).toMatchObject({ status: 'completed' });
+    expect(saidAll(modelB.requests[0]!.messages)).toEqual(['user:to a', 'assistant:a1', 'user:to b']);
+    expectOneChain(session.entries());
+  });
+
   it('refuses the second of two prompts made at once', async () => {
     const session = createSessionLog(new MemoryStore());
     const a = createAgent({ model: scriptedModel([{ text: 'a1' }]), session });

@@ -115,6 +115,9 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     publish: hub.publish,
     answer: (id, input) => mailbox.post({ kind: 'answer', id, answer: { input } }),
     turnEnded(outcome) {
+      // The turn's entries are in the log (its persist comes before its end is told): another agent
+      // may start a turn on it now, a listener of this turn.ended included, and sees them.
+      claim.release();
       approvals.drop();
       waiters.settle(outcome);
     },
@@ -124,7 +127,8 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   const reportWarnings = () => {
     if (warned) return;
     warned = true;
-    for (const warning of session.warnings) hub.publish({ type: 'session.warning', warning, at: now() });
+    // A log of the host's own making may keep none.
+    for (const warning of session.warnings ?? []) hub.publish({ type: 'session.warning', warning, at: now() });
   };
 
   /**
@@ -145,11 +149,8 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   const apply = async (input: TurnEvent) => {
     // An abort from inside (a broken compaction policy, a failed handler) stops the work as a host's does.
     if (input.type === 'abort') controller.abort(input.reason);
-    const running = snapshot.context.turn !== null;
     const result = step(snapshot, input);
     snapshot = result.snapshot;
-    // The turn is over: another agent may start one on the log (it sees what this one wrote).
-    if (running && !snapshot.context.turn) claim.release();
     meter.follow(snapshot.context.entries);
     await journal.input(input, result.effects);
     inspection?.stepped(input, snapshot);
@@ -177,6 +178,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
             return;
           }
           await apply(letter.input);
+          // A start the core did not take leaves no turn to end: the log is not held for it.
           if (!snapshot.context.turn) claim.release();
           letter.reply.resolve();
           return;
