@@ -14,7 +14,7 @@ import { resolveAgentOptions, type AgentOptions } from './agent-options.js';
 export type UserInput = string | UserMessage;
 
 export interface Agent extends AsyncIterable<AgentEvent> {
-  /** The core's current snapshot (read-only). */
+  /** The core's current snapshot (read-only); after a change to the log outside the agent, the next turn's start brings it up to the log. */
   readonly snapshot: TurnSnapshot;
   readonly session: SessionLog;
   readonly journal: JournalStore;
