@@ -104,6 +104,24 @@ describe('an agent follows its session log between turns', () => {
     expect(agent.session.sessionName).toBe('Groceries');
     expect(agent.session.labelOf(answer)).toBe('checkpoint');
   });
+
+  it('goes on from its own entries while a turn runs: a label set then sits on a side branch and still labels its entry', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let running!: () => void;
+    const started = new Promise<void>((resolve) => (running = resolve));
+    const wait = defineTool({ name: 'wait', description: 'waits', input: z.object({}), execute: async () => (running(), await gate, 'done') });
+    const agent = createAgent({ model: scriptedModel([{ toolCalls: [{ id: 'w', name: 'wait', args: {} }] }, { text: 'after' }]), tools: [wait] });
+    const turn = agent.prompt('go');
+    await started;
+    const call = agent.session.leafId!;
+    const label = await agent.session.setLabel(call, 'asked to wait');
+    release();
+    expect(await turn).toMatchObject({ status: 'completed' });
+    expect(pathSaid(agent.session)).toEqual(['user:go', 'assistant:call w', 'toolResult:result w', 'assistant:after']);
+    expect(agent.session.children(call).map((e) => e.id)).toContain(label.id);
+    expect(agent.session.labelOf(call)).toBe('asked to wait');
+  });
 });
 
 describe('two agents on one session log', () => {
