@@ -205,6 +205,7 @@ describe('provider faults over real HTTP: each ends in its documented outcome, t
     expect(await agent.prompt('and the next prompt')).toMatchObject({ status: 'completed' });
     expect(agent.session.context().at(-1)).toMatchObject({ role: 'assistant', content: [{ type: 'text', text: 'the next answer' }] });
     expect(await sessionProblems(agent, { file, unansweredPrompts })).toEqual([]);
+    if (unansweredPrompts) expect(agent.session.context().filter((m) => m.role === 'user').map((m) => m.content)).toContain('the prompt that meets the fault');
     // The failed prompt was not lost: the next request carried it.
     if (unansweredPrompts) expect(JSON.stringify(server.requests.at(-1)!.body.messages)).toContain('the prompt that meets the fault');
     await agent.close();
