@@ -17,6 +17,7 @@ export const ABORT_POINTS = [
   'before the model answers (HTTP)',
   'mid-stream',
   'mid-stream (HTTP)',
+  "mid-stream, in a tool call's arguments (HTTP)",
   'while waiting to retry the model',
   'mid-tool',
   'while the policy decides',
@@ -33,6 +34,9 @@ export function httpScript(point: AbortPoint): ServerReply[] | undefined {
       return [{ hang: true }, { stream: { text: NEXT_ANSWER } }];
     case 'mid-stream (HTTP)':
       return [{ silent: true, stream: { text: 'the beginning of an answer that never ends' }, afterChunks: 4 }, { stream: { text: NEXT_ANSWER } }];
+    case "mid-stream, in a tool call's arguments (HTTP)":
+      // Role, three pieces of text, the call's name, one piece of its arguments: then nothing.
+      return [{ silent: true, stream: { text: 'Let me look.', toolCalls: [{ id: 'call_1', name: 'echo', args: { text: 'never finished' } }] }, afterChunks: 6 }, { stream: { text: NEXT_ANSWER } }];
     default:
       return undefined;
   }
@@ -49,6 +53,10 @@ export interface AbortReport {
   nextAnswer: string;
   /** What sessionProblems found, after the abort and after the next prompt. */
   problems: string[];
+  /** Compaction entries in the session after the abort, and after the next prompt. */
+  compactions: { afterAbort: number; afterNext: number };
+  /** Tool calls that ran (the scenarios' echo tool). */
+  echoed: number;
 }
 
 /** How long any one step may take before the scenario says it hangs (generous: the machine may be loaded). */
@@ -66,7 +74,8 @@ export interface ScenarioServer {
 export async function runAbortScenario(point: AbortPoint, server?: ScenarioServer): Promise<AbortReport> {
   const file = await fileSession();
   try {
-    const setup = scenario(point, server);
+    const ran = { count: 0 };
+    const setup = scenario(point, server, ran);
     const agent = createAgent({ session: file.session, ...setup.options });
     if (setup.warmUp) await within('the warm-up prompt', agent.prompt(setup.warmUp));
     const reached = setup.reached(agent);
@@ -75,13 +84,15 @@ export async function runAbortScenario(point: AbortPoint, server?: ScenarioServe
     await within('abort()', agent.abort('the host aborted'));
     const aborted = await within('the aborted prompt', turn);
     const afterAbort = agent.session.context().at(-1);
+    const compactionsNow = () => agent.session.path().filter((e) => e.kind === 'compaction').length;
+    const compactionsAfterAbort = compactionsNow();
     const problems = await sessionProblems(agent, { file, unansweredPrompts: setup.unansweredPrompts });
     const next = await within('the next prompt', agent.prompt('the next prompt'));
     const last = agent.session.context().at(-1);
     const nextAnswer = last?.role === 'assistant' ? last.content.map((p) => (p.type === 'text' ? p.text : '')).join('') : '';
     problems.push(...(await sessionProblems(agent, { file, unansweredPrompts: setup.unansweredPrompts })));
     await within('close()', agent.close());
-    return { point, aborted, afterAbort, next, nextAnswer, problems };
+    return { point, aborted, afterAbort, next, nextAnswer, problems, compactions: { afterAbort: compactionsAfterAbort, afterNext: compactionsNow() }, echoed: ran.count };
   } finally {
     await file.dispose();
   }
@@ -96,7 +107,7 @@ interface Scenario {
   unansweredPrompts: number;
 }
 
-function scenario(point: AbortPoint, server: ScenarioServer | undefined): Scenario {
+function scenario(point: AbortPoint, server: ScenarioServer | undefined, ran: { count: number }): Scenario {
   const answers = () => scriptedModel([{ text: NEXT_ANSWER }]);
   switch (point) {
     case 'before the model answers': {
@@ -112,6 +123,8 @@ function scenario(point: AbortPoint, server: ScenarioServer | undefined): Scenar
     }
     case 'mid-stream (HTTP)':
       return { options: { model: httpModel(server) }, reached: (agent) => event(agent, 'text.delta'), unansweredPrompts: 0 };
+    case "mid-stream, in a tool call's arguments (HTTP)":
+      return { options: { model: httpModel(server), tools: [echo(ran)] }, reached: (agent) => event(agent, 'toolcall.delta'), unansweredPrompts: 0 };
     case 'while waiting to retry the model':
       return {
         options: { model: scriptedModel([{ error: 'transient', message: 'busy', retryAfterMs: 600_000 }, { text: NEXT_ANSWER }]), limits: { retryMaxDelayMs: 600_000 } },
@@ -139,11 +152,11 @@ function scenario(point: AbortPoint, server: ScenarioServer | undefined): Scenar
         reached.resolve();
         return new Promise<never>(() => {});
       };
-      return { options: { model, tools: [echo()], policy }, reached: () => reached.promise, unansweredPrompts: 0 };
+      return { options: { model, tools: [echo(ran)], policy }, reached: () => reached.promise, unansweredPrompts: 0 };
     }
     case 'while waiting for approval': {
       const model = scriptedModel([{ toolCalls: [{ name: 'echo', args: {} }] }, { text: NEXT_ANSWER }]);
-      return { options: { model, tools: [echo()], policy: () => ({ decision: 'ask' }) }, reached: (agent) => event(agent, 'approval.requested'), unansweredPrompts: 0 };
+      return { options: { model, tools: [echo(ran)], policy: () => ({ decision: 'ask' }) }, reached: (agent) => event(agent, 'approval.requested'), unansweredPrompts: 0 };
     }
     case 'during compaction': {
       const reached = deferred();
@@ -199,8 +212,17 @@ function httpModel(server: ScenarioServer | undefined): TillerModel {
   return fromLanguageModel(createOpenAICompatible({ name: 'local', baseURL: server.baseURL, apiKey: 'test-key' }).chatModel('local-model'));
 }
 
-function echo() {
-  return defineTool({ name: 'echo', description: 'echoes', input: z.object({}), execute: async () => 'echoed' });
+/** A tool that counts its runs in `ran` (none of the scenarios may run it). */
+function echo(ran: { count: number }) {
+  return defineTool({
+    name: 'echo',
+    description: 'echoes',
+    input: z.object({ text: z.string().optional() }),
+    execute: async () => {
+      ran.count++;
+      return 'echoed';
+    },
+  });
 }
 
 function event(agent: Agent, type: AgentEventType): Promise<void> {

@@ -37,11 +37,20 @@ function expectReport(report: AbortReport, point: AbortPoint) {
   expect(report.next).toMatchObject({ status: 'completed' });
   expect(report.nextAnswer).toBe('the next answer');
   expect(report.problems).toEqual([]);
+  // The scenarios' echo tool never runs: the calls that ask for it are aborted or denied first.
+  expect(report.echoed).toBe(0);
+  // A compaction that was aborted appends nothing; the next turn's (the summarizer answers then) does.
+  expect(report.compactions).toEqual({ afterAbort: 0, afterNext: point === 'during summarization' ? 1 : 0 });
   // What the transcript holds after the abort, point by point.
   switch (point) {
     case 'mid-stream':
     case 'mid-stream (HTTP)':
       expect(report.afterAbort).toMatchObject({ role: 'assistant', stopReason: 'aborted', content: [{ type: 'text', text: expect.stringMatching(/^the b/) }] });
+      break;
+    case "mid-stream, in a tool call's arguments (HTTP)":
+      // The text is kept; the call that streamed in part is left out, and never runs.
+      expect(report.afterAbort).toMatchObject({ role: 'assistant', stopReason: 'aborted', content: [{ type: 'text', text: 'Let me look.' }] });
+      expect((report.afterAbort as { content: unknown[] }).content).toHaveLength(1);
       break;
     case 'mid-tool':
     case 'while the policy decides':
