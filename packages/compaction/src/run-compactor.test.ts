@@ -70,4 +70,21 @@ describe('runCompactor', () => {
     expect((await runCompactor(hides, { path }, ctx)).breach).toMatch(/it changed the entries it was given/);
     expect(ids((await runCompactor(NoOpCompactor, { path }, ctx)).appended)).toEqual([]);
   });
+
+  it('discards a result that is not {acc, meta} as the contract says (a compactor written in JavaScript), and says what it got', async () => {
+    const path = pathOf(...toolLoop(2));
+    const answering = (name: string, outcome: unknown): Compactor => ({ name, maybeCompact: async () => outcome as never });
+    const cases: Array<[unknown, RegExp]> = [
+      [undefined, /returned undefined, expected \{acc, meta\}/],
+      [{ acc: { path }, meta: { compacted: false } }, /meta\.appended is not an array/],
+      [{ acc: { path }, meta: { appended: [] } }, /meta\.compacted is not a boolean/],
+      [{ meta: { compacted: false, appended: [] } }, /acc\.path is not an array/],
+    ];
+    for (const [outcome, message] of cases) {
+      const run = await runCompactor(answering('loose', outcome), { path }, ctx);
+      expect(run.breach).toMatch(/^the compactor loose broke its contract: /);
+      expect(run.breach).toMatch(message);
+      expect(run).toMatchObject({ meta: { compacted: false, error: run.breach }, appended: [] });
+    }
+  });
 });

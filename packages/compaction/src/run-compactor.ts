@@ -32,7 +32,7 @@ export async function runCompactor<Opts>(compactor: Compactor<Opts>, acc: Compac
   } catch (error) {
     return unchanged({ compacted: false, error: `the compactor ${compactor.name} threw: ${error instanceof Error ? error.message : String(error)}` });
   }
-  const problem = appendOnlyProblem(acc.path, outcome.acc.path, outcome.meta.appended);
+  const problem = shapeProblem(outcome) ?? appendOnlyProblem(acc.path, outcome.acc.path, outcome.meta.appended);
   if (problem) {
     const breach = `the compactor ${compactor.name} broke its contract: ${problem}; its result was discarded`;
     return { ...unchanged({ compacted: false, error: breach }), breach };
@@ -44,6 +44,19 @@ export async function runCompactor<Opts>(compactor: Compactor<Opts>, acc: Compac
 
 function unchanged(meta: JournalMeta): CompactorRun {
   return { meta, appended: [], ledger: undefined, breach: undefined };
+}
+
+/**
+ * What is missing from a result the types promise but a compactor written in JavaScript (or cast)
+ * may not give: said plainly, instead of a TypeError deep inside the shell.
+ */
+function shapeProblem(outcome: unknown): string | null {
+  if (typeof outcome !== 'object' || outcome === null) return `it returned ${outcome === null ? 'null' : typeof outcome}, expected {acc, meta}`;
+  const { acc, meta } = outcome as { acc?: { path?: unknown }; meta?: { compacted?: unknown; appended?: unknown } };
+  if (!Array.isArray(acc?.path)) return 'acc.path is not an array (expected {acc: {path}, meta})';
+  if (typeof meta?.compacted !== 'boolean') return 'meta.compacted is not a boolean';
+  if (!Array.isArray(meta.appended)) return 'meta.appended is not an array (list the entries appended, [] for none)';
+  return null;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Compactor, PolicyViolationFacts, WindowManager } from '@tiller/compaction';
 import type { ApprovalDecision, TurnOutcome } from '@tiller/core';
+import type { ReadWarning } from '@tiller/session';
 import { createInspector, createWebSocketInspector } from '@statelyai/inspect';
 import type { LanguageModel } from 'ai';
 import { describe, expectTypeOf, it } from 'vitest';
@@ -13,6 +14,7 @@ import {
   defineTool,
   fromLanguageModel,
   resumeAgent,
+  SessionBusyError,
   ShellError,
   type Agent,
   type AgentEvent,
@@ -55,6 +57,7 @@ describe('public types', () => {
     expectTypeOf<Extract<AgentEvent, { type: 'text.delta' }>['delta']>().toEqualTypeOf<string>();
     expectTypeOf<Extract<AgentEvent, { type: 'turn.ended' }>['outcome']>().toEqualTypeOf<TurnOutcome>();
     expectTypeOf<Extract<AgentEvent, { type: 'shell.error' }>['error']>().toEqualTypeOf<ShellError | undefined>();
+    expectTypeOf<Extract<AgentEvent, { type: 'session.warning' }>['warning']>().toEqualTypeOf<ReadWarning>();
     expectTypeOf<Agent>().toExtend<AsyncIterable<AgentEvent>>();
   });
 
@@ -64,6 +67,8 @@ describe('public types', () => {
     if (ShellError.isInstance(error)) expectTypeOf(error.code).toEqualTypeOf<ShellErrorCode>();
     if (CompactionPolicyViolatedError.isInstance(error)) expectTypeOf(error.facts).toEqualTypeOf<PolicyViolationFacts>();
     expectTypeOf<ApprovalError>().toExtend<ShellError>();
+    expectTypeOf<SessionBusyError>().toExtend<ShellError>();
+    expectTypeOf<(typeof SessionBusyError)['code']>().toEqualTypeOf<'session_busy'>();
   });
 
   it("@statelyai/inspect's inspectors fit the inspect option", () => {
@@ -73,6 +78,7 @@ describe('public types', () => {
 
   it('a journal header names the model; tool lines carry their time', () => {
     expectTypeOf<JournalHeader['model']>().toEqualTypeOf<{ id: string; contextWindow: number | null }>();
+    expectTypeOf<JournalHeader['sessionSize']>().toEqualTypeOf<number | undefined>();
     expectTypeOf<Extract<JournalLine, { type: 'tool.finished' }>['at']>().toEqualTypeOf<string>();
   });
 

@@ -112,6 +112,14 @@ describe('compaction through the shell', () => {
     expect(agent.session.size).toBe(4);
   });
 
+  it('says what was missing when a compactor returns less than {acc, meta}, and the turn goes on (before: the turn ended "aborted" with a TypeError)', async () => {
+    const loose = { name: 'loose', maybeCompact: async (acc: unknown) => ({ acc, meta: { compacted: false } }) } as unknown as Compactor<unknown>;
+    const agent = createAgent({ model: scriptedModel([{ text: 'fine' }]), compactor: loose });
+    const events = recordEvents(agent);
+    expect(await agent.prompt('hi')).toMatchObject({ status: 'completed' });
+    expect(events.find((e) => e.type === 'shell.error')).toMatchObject({ where: 'compaction', message: expect.stringMatching(/the compactor loose broke its contract: meta\.appended is not an array/) });
+  });
+
   it('reports a compactor that throws as a failed compaction and goes on', async () => {
     const throwing: Compactor<unknown> = { name: 'throwing', maybeCompact: async () => { throw new Error('no summarizer'); } };
     const agent = createAgent({ model: scriptedModel([{ text: 'fine' }]), compactor: throwing });

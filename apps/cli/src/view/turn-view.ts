@@ -149,6 +149,9 @@ export function turnView(options: TurnViewOptions): AgentListener & { finish(): 
       case 'shell.error':
         line(style.red(`! ${event.where}: ${event.message}`));
         break;
+      case 'session.warning':
+        line(style.yellow(`! ${event.warning.message}`));
+        break;
       default: {
         const unknown: never = event;
         line(style.dim(`(event ${(unknown as { type: string }).type})`));

@@ -1,5 +1,6 @@
 import type { ShellError } from '../errors/shell-error.js';
 import type { BoundaryReason, LlmFailure, ProgressEvent, StopReason, Usage } from '@tiller/core';
+import type { ReadWarning } from '@tiller/session';
 
 /** What the shell itself reports, beside the core's progress events. Every one carries its time. */
 export type ShellEvent =
@@ -22,6 +23,11 @@ export type ShellEvent =
       tokensBefore: number;
       at: string;
     }
+  /**
+   * What opening the session log skipped or changed (a corrupt line, a lost parent: `log.warnings`),
+   * one event per warning, before the agent's first turn (or a resumed turn) goes on.
+   */
+  | { type: 'session.warning'; warning: ReadWarning; at: string }
   /** Something went wrong beside the turn's own course; `error` is there when a typed error says more (a broken compaction policy's numbers). */
   | { type: 'shell.error'; where: string; message: string; error?: ShellError | undefined; at: string };
 

@@ -58,6 +58,10 @@ export const AgentOptions = z.strictObject({
     .default(NoOpCompactor as Compactor<any>),
   /** Passed to the compactor as `opts` at every boundary. */
   compactorOptions: z.unknown().optional(),
+  /**
+   * The log the turns write to (an empty in-memory one by default). Each turn starts from its leaf
+   * as it stands then; one turn at a time runs on it, whichever agent runs it.
+   */
   session: z
     .custom<SessionLog>((value) => typeof (value as SessionLog | undefined)?.append === 'function' && typeof (value as SessionLog).path === 'function', {
       message: 'expected a SessionLog (createSessionLog(store))',

@@ -14,11 +14,15 @@ import { resolveAgentOptions, type AgentOptions } from './agent-options.js';
 export type UserInput = string | UserMessage;
 
 export interface Agent extends AsyncIterable<AgentEvent> {
-  /** The core's current snapshot (read-only). */
+  /** The core's current snapshot (read-only); after a change to the log outside the agent, the next turn's start brings it up to the log. */
   readonly snapshot: TurnSnapshot;
   readonly session: SessionLog;
   readonly journal: JournalStore;
-  /** Runs a turn; resolves with how it ended. Throws `AgentBusyError` while a turn runs. */
+  /**
+   * Runs a turn from the session log's leaf as it stands now; resolves with how it ended. Throws
+   * `AgentBusyError` while a turn of this agent runs, `SessionBusyError` while another agent's
+   * turn runs on the same log.
+   */
   prompt(input: UserInput): Promise<TurnOutcome>;
   /** A message for the model at the next boundary of the running turn (after the current tool batch). */
   steer(input: UserInput): Promise<void>;
@@ -47,8 +51,9 @@ export function createAgent(options: AgentOptions): Agent {
   const resolved = resolveAgentOptions(options);
   const session = resolved.session ?? createSessionLog(new MemoryStore());
   const journal = resolved.journal ?? defaultJournal(session);
-  const snapshot = start({ maxIterations: resolved.limits.maxIterations, entries: session.path() });
-  const runtime = createTurnRuntime({ options: resolved, session, journal, snapshot, header: journalHeader(resolved, session), nextSeq: 0, entryPoint: 'createAgent' });
+  const base = session.path();
+  const snapshot = start({ maxIterations: resolved.limits.maxIterations, entries: base });
+  const runtime = createTurnRuntime({ options: resolved, session, journal, snapshot, header: journalHeader(resolved, session, base.length), nextSeq: 0, entryPoint: 'createAgent' });
   return hostApi(session, journal, runtime);
 }
 
@@ -91,16 +96,16 @@ export function hostApi(session: SessionLog, journal: JournalStore, runtime: Tur
       if (starting || runtime.snapshot.context.turn) {
         throw new AgentBusyError('agent.prompt: a turn is running; use steer() or followUp(), or wait for idle()');
       }
-      runtime.admitTurn();
+      runtime.claimSession('agent.prompt');
       const turnId = randomUUID();
       const outcome = runtime.startTurn(turnId);
-      // If the start itself fails, the feed's error is the one the caller gets.
+      // If the start itself fails (or the compaction policy refuses the turn), that error is the one the caller gets.
       outcome.catch(() => undefined);
       // Until turn.start is applied the snapshot shows no turn; `starting` covers that gap only, so a
       // listener may prompt again as soon as it hears turn.ended.
       starting = true;
       try {
-        await runtime.feed({ type: 'turn.start', turnId, at: now(), message });
+        await runtime.begin({ type: 'turn.start', turnId, at: now(), message });
       } finally {
         starting = false;
       }

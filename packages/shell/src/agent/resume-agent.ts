@@ -1,7 +1,7 @@
 import { type Entry, isBlockingEffect, settleInterruptedCalls, type ToolCallPart, type ToolOutcome } from '@tiller/core';
 import type { SessionLog } from '@tiller/session';
 import { JournalError } from '../errors/journal-error.js';
-import { type JournalLine, lastSegment } from '../journal/journal-format.js';
+import { type JournalHeader, type JournalLine, lastSegment } from '../journal/journal-format.js';
 import { replayJournal } from '../journal/replay-journal.js';
 import type { Tool } from '../tools/define-tool.js';
 import { now } from '../clock.js';
@@ -48,7 +48,7 @@ export async function resumeAgent({ listener, ...options }: ResumeOptions): Prom
   const { snapshot } = replay;
   const entries = snapshot.context.entries;
   const lost = entries.slice(replay.header.baseSize).filter((entry) => !session.has(entry.id));
-  if (snapshot.context.turn || lost.length > 0) refuseJournalBehind(entries.toArray(), session, replay.header.baseLeafId);
+  if (snapshot.context.turn || lost.length > 0) refuseJournalBehind(entries.toArray(), session, replay.header);
   if (lost.length > 0) await session.append(lost);
   // No turn was running: nothing to carry on, and a new segment keeps the next resume short.
   if (!snapshot.context.turn) return fresh();
@@ -71,17 +71,29 @@ export async function resumeAgent({ listener, ...options }: ResumeOptions): Prom
 }
 
 /**
- * The session must not be ahead of the journal: its leaf is the last entry the journal's turn
- * wrote that the session has (or the journal's base). Anything else (a journal that lost its tail,
- * a restored backup) would resume the turn from a point the session has moved past.
+ * The session must not be ahead of the journal: nothing may have been appended since the segment
+ * started that the journal's turn did not write (a journal that lost its tail, a restored backup
+ * would resume the turn from a point the session has moved past). A host's `branch` before the
+ * turn is no such thing: it appends nothing, and a reopened log's leaf, its last line, may stand
+ * on the branch the turn left. A segment that did not record the log's size falls back to the
+ * leaf: it must be the last entry the journal's turn wrote that the session has.
  */
-function refuseJournalBehind(entries: readonly Entry[], session: SessionLog, baseLeafId: string | null): void {
-  let expected = baseLeafId;
+function refuseJournalBehind(entries: readonly Entry[], session: SessionLog, header: JournalHeader): void {
+  let expected = header.baseLeafId;
   for (const entry of entries) if (session.has(entry.id)) expected = entry.id;
-  if (session.leafId === expected) return;
+  const ahead = header.sessionSize === undefined ? session.leafId !== expected : appendedElsewhere(entries.slice(header.baseSize), session, header.sessionSize);
+  if (!ahead) return;
   throw new JournalError(
     `resumeAgent: the journal is behind its session: the journal ends at entry ${expected ?? '(none)'} but the session's leaf is ${session.leafId ?? '(none)'} (a journal that lost its tail, or a restored backup); resume from the session alone with createAgent`,
   );
+}
+
+/** Whether the log holds an entry past its first `since` that is not one of the segment's own. */
+function appendedElsewhere(own: readonly Entry[], session: SessionLog, since: number): boolean {
+  const ids = new Set(own.map((entry) => entry.id));
+  const all = session.entries();
+  for (let i = since; i < all.length; i++) if (!ids.has(all[i]!.id)) return true;
+  return false;
 }
 
 /** What the journal knows of a batch's calls, settled by the one rule every resuming engine applies. */

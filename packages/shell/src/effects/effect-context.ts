@@ -36,6 +36,6 @@ export interface EffectContext {
   publish(event: AgentEvent): void;
   /** Sends the runtime the answer to effect `id` that no background work carries (the decisions of a parked batch). */
   answer(id: string, input: TurnEvent): void;
-  /** A turn ended: its waiters hear how. */
+  /** A turn ended (its entries are in the log): its waiters hear how, and the log is free for another agent's turn. */
   turnEnded(outcome: TurnOutcome): void;
 }

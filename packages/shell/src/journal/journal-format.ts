@@ -8,12 +8,12 @@ export const JOURNAL_FORMAT = 'tiller.journal';
  * every segment header names the model and its window, tool lines carry their time. An older
  * journal is refused with both versions named: its inputs answer effects by other ids and lack
  * what version 3 records, so a replay of today's core cannot reproduce it. A field added later
- * as optional (the header's `reserveTokens`) keeps the version: a version 3 journal without it
+ * as optional (the header's `reserveTokens` and `sessionSize`) keeps the version: a version 3 journal without it
  * reads and replays as before.
  */
 export const JOURNAL_VERSION = 3;
 
-/** Starts a segment: one agent's run over a session, from the entry it began at. */
+/** Starts a segment: one agent's run over a session from the entry it began at, until the agent ends or the log moves under it. */
 export const JournalHeader = z.object({
   type: z.literal('header'),
   format: z.literal(JOURNAL_FORMAT),
@@ -30,6 +30,12 @@ export const JournalHeader = z.object({
   /** The session entry the run started from (its path is the base of the replay); null for an empty session. */
   baseLeafId: z.string().nullable(),
   baseSize: z.number().int().nonnegative(),
+  /**
+   * How many entries the whole log held when the segment started: whatever was appended after
+   * that and is not the segment's own came from outside it, which a resume must not run past.
+   * Absent in segments written before it was recorded.
+   */
+  sessionSize: z.number().int().nonnegative().optional(),
   createdAt: z.string(),
 });
 export type JournalHeader = z.infer<typeof JournalHeader>;

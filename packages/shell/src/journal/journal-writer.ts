@@ -11,6 +11,8 @@ export interface JournalWriter {
   /** Written before the tool runs: after a crash, a started call without a finish was interrupted. */
   toolStarted(batchId: string, call: ToolCallPart): Promise<void>;
   toolFinished(batchId: string, call: ToolCallPart, outcome: ToolOutcome): Promise<void>;
+  /** The agent starts over from another base (the log moved between turns): the next line opens a segment with `header`. */
+  segment(header: JournalHeader): void;
   close(): Promise<void>;
 }
 
@@ -30,6 +32,11 @@ export function createJournalWriter(store: JournalStore, header: JournalHeader |
     input: (input, effects) => write({ type: 'input', seq: seq++, input, effects: effects.map(effectDigest), hash: effectsHash(effects) }),
     toolStarted: (batchId, call) => write({ type: 'tool.started', batchId, toolCallId: call.id, at: now() }),
     toolFinished: (batchId, call, outcome) => write({ type: 'tool.finished', batchId, toolCallId: call.id, outcome, at: now() }),
+    segment(header) {
+      // A header not written yet (no input since it was set) is replaced: a segment is never empty.
+      pendingHeader = header;
+      seq = 0;
+    },
     close: async () => {
       await store.close?.();
     },

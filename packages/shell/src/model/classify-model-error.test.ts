@@ -1,4 +1,5 @@
 import { APICallError, InvalidResponseDataError, JSONParseError } from '@ai-sdk/provider';
+import { NoOutputGeneratedError } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { classifyModelError, retryAfterMs } from './classify-model-error.js';
 
@@ -41,6 +42,11 @@ describe('classifyModelError', () => {
     expect(classifyModelError(Object.assign(new TypeError('terminated'), { cause: { code: 'UND_ERR_SOCKET' } })).kind).toBe('transient');
     expect(classifyModelError(new InvalidResponseDataError({ data: undefined, message: 'Response stream ended without a finish reason.' })).kind).toBe('transient');
     expect(classifyModelError(new JSONParseError({ text: '{"choices":', cause: new SyntaxError('Unexpected end of JSON input') })).kind).toBe('transient');
+  });
+
+  it('retries a stream that ended before it sent anything (an empty 200)', () => {
+    const empty = new NoOutputGeneratedError({ message: 'No output generated. The model stream ended without a finish chunk.' });
+    expect(classifyModelError(empty)).toMatchObject({ kind: 'transient', message: expect.stringMatching(/malformed or broke off: No output generated/) });
   });
 });
 

@@ -1,5 +1,5 @@
 import { APICallError, InvalidResponseDataError, JSONParseError, TypeValidationError } from '@ai-sdk/provider';
-import { RetryError } from 'ai';
+import { NoOutputGeneratedError, RetryError } from 'ai';
 import { ModelError } from '@tiller/core';
 
 /** What providers say when the request is larger than the model's context window. */
@@ -39,8 +39,9 @@ export function classifyModelError(error: unknown): ModelError {
     return new ModelError('fatal', message, { cause: error });
   }
   if (isNetworkError(error)) return new ModelError('transient', message, { cause: error });
-  // A stream that broke off or carried data that does not parse: the next attempt usually gets a whole one.
-  if (JSONParseError.isInstance(error) || InvalidResponseDataError.isInstance(error) || TypeValidationError.isInstance(error)) {
+  // A stream that broke off, ended before it sent anything, or carried data that does not parse:
+  // the next attempt usually gets a whole one.
+  if (JSONParseError.isInstance(error) || InvalidResponseDataError.isInstance(error) || TypeValidationError.isInstance(error) || NoOutputGeneratedError.isInstance(error)) {
     return new ModelError('transient', `the model's stream was malformed or broke off: ${message}`, { cause: error });
   }
   if (OVERFLOW.some((re) => re.test(message))) return new ModelError('overflow', message, { cause: error });

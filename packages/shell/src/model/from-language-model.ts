@@ -1,6 +1,6 @@
 import type { AssistantContentPart, StopReason, Usage } from '@tiller/core';
 import { jsonSchema, type LanguageModel, type LanguageModelUsage, streamText, type ToolSet, tool } from 'ai';
-import type { ModelStreamPart, TillerModel, ToolSpec } from '@tiller/core';
+import { ModelError, type ModelStreamPart, type TillerModel, type ToolSpec } from '@tiller/core';
 import { classifyModelError } from './classify-model-error.js';
 import { toModelMessages } from './to-model-messages.js';
 
@@ -40,6 +40,7 @@ export function fromLanguageModel(model: LanguageModel, options: FromLanguageMod
       const thinking = new Map<string, { thinking: string; signature?: string }>();
       const toolNames = new Map<string, string>();
       let finishReason: string | undefined;
+      let rawFinishReason: string | undefined;
       let usage: LanguageModelUsage | undefined;
       for await (const part of classified(result.fullStream, request.signal)) {
         switch (part.type) {
@@ -73,6 +74,7 @@ export function fromLanguageModel(model: LanguageModel, options: FromLanguageMod
             break;
           case 'finish-step':
             finishReason = part.finishReason;
+            rawFinishReason = part.rawFinishReason;
             usage = part.usage;
             break;
           case 'finish':
@@ -88,6 +90,12 @@ export function fromLanguageModel(model: LanguageModel, options: FromLanguageMod
         }
       }
       if (request.signal.aborted) throw abortError(request.signal);
+      // The provider never said why it stopped (Anthropic's stream closed before its message_delta):
+      // the message broke off, a tool call's arguments perhaps half sent. Taken as a whole answer, a
+      // cut reply would end the turn; the next attempt usually gets a whole one.
+      if (finishReason === 'other' && rawFinishReason === undefined) {
+        throw new ModelError('transient', `the stream of ${id} ended before the provider said why it stopped: the reply broke off`);
+      }
       // Reasoning the provider never closed still belongs to the message.
       for (const block of thinking.values()) content.push({ type: 'thinking', thinking: block.thinking, ...(block.signature ? { signature: block.signature } : {}) });
       const stopReason = toStopReason(finishReason, content);

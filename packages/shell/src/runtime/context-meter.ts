@@ -13,6 +13,8 @@ export interface ContextMeter {
   readonly promptTokens: number;
   /** Brings the path and the ledger up to the core's entries (which only ever grow). */
   follow(entries: Entries): void;
+  /** Stands on another path (the log moved between turns): the path is refilled in place, the ledger rebuilt on first use. */
+  rebase(entries: Entries): void;
   /** The ledger, lent to a compactor (which advances it past what it appends) until `settleLoan`. */
   lend(): TokenLedger;
   /**
@@ -37,6 +39,12 @@ export function createContextMeter(entries: Entries, systemPrompt: string | unde
       for (let i = path.length; i < next.length; i++) path.push(next.at(i)!);
       if (!ledger) return;
       for (let i = ledger.length; i < path.length; i++) ledger.append(path[i]!);
+    },
+    rebase(next) {
+      path.length = 0;
+      for (let i = 0; i < next.length; i++) path.push(next.at(i)!);
+      ledger = undefined;
+      lentAt = undefined;
     },
     lend() {
       const lent = current();

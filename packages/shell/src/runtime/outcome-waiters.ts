@@ -11,6 +11,8 @@ export interface OutcomeWaiters {
   forNextEnd(): Promise<TurnOutcome>;
   /** A turn ended: its prompt and every idle waiter hear how. */
   settle(outcome: TurnOutcome): void;
+  /** The turn was refused before it started: its prompt gets the error. */
+  refuse(turnId: string, error: Error): void;
   /** The agent stopped: everyone waiting gets the error. */
   fail(error: Error): void;
 }
@@ -27,6 +29,10 @@ export function createOutcomeWaiters(): OutcomeWaiters {
       const waiting = idle;
       idle = [];
       for (const waiter of waiting) waiter.resolve(outcome);
+    },
+    refuse(turnId, error) {
+      turns.get(turnId)?.reject(error);
+      turns.delete(turnId);
     },
     fail(error) {
       for (const waiter of turns.values()) waiter.reject(error);

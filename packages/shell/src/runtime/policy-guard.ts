@@ -7,6 +7,8 @@ import { CompactionPolicyViolatedError } from '../errors/compaction-policy-viola
 export interface PolicyGuard {
   /** Before a turn starts: throws `CompactionPolicyViolatedError` when the policy allows no more turns. */
   admitTurn(): void;
+  /** The turn stands on another path (the log moved between turns): its turns are counted again. */
+  rebase(path: readonly Entry[]): void;
   /** At every boundary: throws `CompactionPolicyViolatedError` when the context broke the policy's premise. */
   observe(contextTokens: number): void;
 }
@@ -28,6 +30,9 @@ export function guardPolicy(policy: CompactionPolicy | undefined, model: TillerM
     admitTurn() {
       asShellError(() => policy.admitTurn(turns + 1));
       turns += 1;
+    },
+    rebase(next) {
+      turns = countTurns(next);
     },
     observe(contextTokens) {
       asShellError(() => policy.observeContext({ turnsUsed: turns, contextTokens, contextWindow }));

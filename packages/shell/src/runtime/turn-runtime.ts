@@ -1,4 +1,4 @@
-import { type ApprovalDecision, type BlockingEffect, step, type ToolCallPart, type ToolOutcome, type TurnEvent, type TurnOutcome, type TurnSnapshot } from '@tiller/core';
+import { type BlockingEffect, start, step, type ToolCallPart, type ToolOutcome, type TurnEvent, type TurnEventOf, type TurnOutcome, type TurnSnapshot } from '@tiller/core';
 import type { SessionLog } from '@tiller/session';
 import type { AgentEvent, AgentListener } from '../agent/agent-event.js';
 import type { ResolvedAgentOptions } from '../agent/agent-options.js';
@@ -18,6 +18,7 @@ import { interpret, type Launch } from './interpret.js';
 import { createMailbox } from './mailbox.js';
 import { createOutcomeWaiters } from './outcome-waiters.js';
 import { guardPolicy } from './policy-guard.js';
+import { sessionClaim } from './session-claim.js';
 
 export interface RuntimeInit {
   options: ResolvedAgentOptions;
@@ -32,11 +33,14 @@ export interface RuntimeInit {
 
 /**
  * What the mailbox holds: an input a host call fed (the caller waits for it to be applied), the
- * answer to effect `id` (applied only if the turn still waits on that effect), or a blocking
+ * answer to effect `id` (applied only if the turn still waits on that effect), a turn's start
+ * (which first looks where the log stands and asks the compaction policy), or a blocking
  * effect to carry out again (a resumed turn).
  */
+type Reply = { resolve(): void; reject(error: unknown): void };
 type Letter =
-  | { kind: 'input'; input: TurnEvent; reply: { resolve(): void; reject(error: unknown): void } }
+  | { kind: 'input'; input: TurnEvent; reply: Reply }
+  | { kind: 'start'; input: TurnEventOf<'turn.start'>; reply: Reply }
   | { kind: 'answer'; id: string; answer: EffectAnswer }
   | { kind: 'perform'; effect: BlockingEffect };
 
@@ -46,8 +50,14 @@ export interface TurnRuntime {
   readonly broken: AgentBrokenError | null;
   /** Feeds one input to the core and carries out its effects; resolves once it is applied. */
   feed(input: TurnEvent): Promise<void>;
-  /** Asks the compaction policy, if any, to admit one more turn; throws its violation. */
-  admitTurn(): void;
+  /** Takes the session log for a turn; throws `SessionBusyError` while another agent's turn runs on it. */
+  claimSession(method: string): void;
+  /**
+   * Starts the turn: the log's read warnings go out before the first turn; when the log moved
+   * since this agent last wrote to it, the turn stands where it stands now; the compaction policy
+   * must admit the turn (its violation rejects, and nothing is written); then `turn.start` is fed.
+   */
+  begin(input: TurnEventOf<'turn.start'>): Promise<void>;
   /** A fresh abort signal for the turn, and the promise of its outcome. */
   startTurn(turnId: string): Promise<TurnOutcome>;
   /** The abort input goes ahead of every answer the aborted work gives, then the work is told. */
@@ -86,6 +96,10 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   const journal = createJournalWriter(init.journal, init.header, init.nextSeq);
   const inspection = createInspection(options.inspect, `tiller.turn:${init.header?.baseLeafId ?? session.leafId ?? 'root'}`);
   const partial = createPartialReply();
+  const claim = sessionClaim(session);
+  // A resumed turn is running already: it holds the log from the start.
+  if (snapshot.context.turn) claim.take(init.entryPoint);
+  let warned = false;
   const shell: EffectContext = {
     options,
     model: options.model,
@@ -101,9 +115,35 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     publish: hub.publish,
     answer: (id, input) => mailbox.post({ kind: 'answer', id, answer: { input } }),
     turnEnded(outcome) {
+      // The turn's entries are in the log (its persist comes before its end is told): another agent
+      // may start a turn on it now, a listener of this turn.ended included, and sees them.
+      claim.release();
       approvals.drop();
       waiters.settle(outcome);
     },
+  };
+
+  /** What opening the log skipped or changed, told once, before this agent's first turn goes on. */
+  const reportWarnings = () => {
+    if (warned) return;
+    warned = true;
+    // A log of the host's own making may keep none.
+    for (const warning of session.warnings ?? []) hub.publish({ type: 'session.warning', warning, at: now() });
+  };
+
+  /**
+   * The log's leaf is the last entry the agent wrote unless something else moved it (a host's
+   * `branch`, a label or a name, another agent's turn): then the agent starts over from the path
+   * at the leaf, in a journal segment of its own. Comparing two ids costs nothing when nothing
+   * moved; a move costs one walk of the new path.
+   */
+  const followSession = () => {
+    if (session.leafId === (snapshot.context.entries.last()?.id ?? null)) return;
+    const base = session.path();
+    snapshot = start({ maxIterations: options.limits.maxIterations, entries: base });
+    meter.rebase(snapshot.context.entries);
+    shell.guard?.rebase(meter.path);
+    journal.segment(journalHeader(options, session, base.length));
   };
 
   const apply = async (input: TurnEvent) => {
@@ -125,6 +165,24 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
           await apply(letter.input);
           letter.reply.resolve();
           return;
+        case 'start': {
+          reportWarnings();
+          followSession();
+          try {
+            shell.guard?.admitTurn();
+          } catch (error) {
+            // Refused before anything was written: the agent stays as it was.
+            claim.release();
+            waiters.refuse(letter.input.turnId, error as Error);
+            letter.reply.reject(error);
+            return;
+          }
+          await apply(letter.input);
+          // A start the core did not take leaves no turn to end: the log is not held for it.
+          if (!snapshot.context.turn) claim.release();
+          letter.reply.resolve();
+          return;
+        }
         case 'answer': {
           // An answer counts only while the turn still waits on the effect it answers; any other is dropped.
           const current = snapshot.context.turn?.pending?.id === letter.id;
@@ -133,6 +191,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
           return;
         }
         case 'perform':
+          reportWarnings();
           await interpret(letter.effect, shell, launch);
           return;
         default: {
@@ -143,7 +202,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     } catch (error) {
       if (error !== broken) breakDown(error);
       // The caller hears that the agent stopped (the cause inside), as every later caller does.
-      if (letter.kind === 'input') letter.reply.reject(broken ?? error);
+      if (letter.kind === 'input' || letter.kind === 'start') letter.reply.reject(broken ?? error);
     }
   };
   const mailbox = createMailbox(handle);
@@ -173,6 +232,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     hub.publish({ type: 'shell.error', where: 'feed', message, at: now() });
     controller.abort(broken.message);
     approvals.drop();
+    claim.release();
     waiters.fail(broken);
   };
 
@@ -194,9 +254,8 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
       return broken;
     },
     feed,
-    admitTurn() {
-      shell.guard?.admitTurn();
-    },
+    claimSession: (method) => claim.take(method),
+    begin: (input) => new Promise<void>((resolve, reject) => mailbox.post({ kind: 'start', input, reply: { resolve, reject } })),
     startTurn(turnId) {
       // A fresh signal per turn: whatever a past turn lent its signal to (a model stream, a tool that
       // kept it) must never hear of a later turn's abort.
@@ -240,6 +299,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
         await mailbox.drained();
       }
       await mailbox.drained();
+      claim.release();
       await journal.close();
       hub.close();
     },
@@ -253,7 +313,7 @@ const reserveOf = ({ compactor, compactorOptions, model }: ResolvedAgentOptions)
 };
 
 /** The header of a new journal segment: where the run starts, with which model and compactor reserve. */
-export function journalHeader(options: ResolvedAgentOptions, session: SessionLog): JournalHeader {
+export function journalHeader(options: ResolvedAgentOptions, session: SessionLog, baseSize: number): JournalHeader {
   return {
     type: 'header',
     format: JOURNAL_FORMAT,
@@ -262,7 +322,8 @@ export function journalHeader(options: ResolvedAgentOptions, session: SessionLog
     ...reserveOf(options),
     maxIterations: options.limits.maxIterations,
     baseLeafId: session.leafId,
-    baseSize: session.path().length,
+    baseSize,
+    sessionSize: session.size,
     createdAt: now(),
   };
 }

@@ -35,4 +35,5 @@ export {
   type ServerFault,
   type ServerReply,
   type StreamScript,
+  type WireFormat,
 } from './openai-compatible-server.js';

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** A streamed chat completion: reasoning, text and tool calls as OpenAI-style SSE deltas, usage last. */
+/** A streamed reply: reasoning, text and tool calls as SSE deltas, usage last. */
 export interface StreamScript {
   reasoning?: string;
   text?: string;
@@ -20,9 +20,12 @@ export interface StreamScript {
  * What the server answers to one request:
  * - `{stream}`: a 200 SSE stream;
  * - `{status, headers?, body}`: a JSON error (or any status) as the provider sends it;
- * - `{fault}`: a failure by name: `rate_limited` (429 with `Retry-After: 0`), `server_error` (503),
- *   `context_length` (400 with `context_length_exceeded`), `unauthorized` (401);
+ * - `{status, headers?, rawBody}`: that status with the body as it is (`''` for an empty body);
+ * - `{fault}`: a failure by name, with the body the route's provider sends: `rate_limited` (429
+ *   with `Retry-After: 0`), `server_error` (503), `overloaded` (529), `context_length` (400, the
+ *   provider's context-length error), `unauthorized` (401);
  * - `{hang: true}`: never answers (until the client gives up or aborts);
+ * - `{reset: true}`: resets the connection (TCP RST) before any header is sent;
  * - `{silent: true}`: sends the headers (and the first `afterChunks` chunks of `stream`), then nothing;
  * - `{broken, stream, afterChunks}`: a stream that breaks after `afterChunks` chunks: `reset`
  *   destroys the connection (TCP RST), `end` closes it cleanly with no finish or `[DONE]`,
@@ -31,15 +34,26 @@ export interface StreamScript {
 export type ServerReply =
   | { stream: StreamScript }
   | { status: number; headers?: Record<string, string>; body: unknown }
+  | { status: number; headers?: Record<string, string>; rawBody: string }
   | { fault: ServerFault }
   | { hang: true }
+  | { reset: true }
   | { silent: true; stream?: StreamScript; afterChunks?: number }
   | { broken: 'reset' | 'end' | 'malformed'; stream: StreamScript; afterChunks: number };
 
-export type ServerFault = 'rate_limited' | 'server_error' | 'context_length' | 'unauthorized';
+export type ServerFault = 'rate_limited' | 'server_error' | 'overloaded' | 'context_length' | 'unauthorized';
+
+/**
+ * The wire format of a request, from its route: OpenAI's chat completions (`/chat/completions`),
+ * or Anthropic's messages (`/messages`, as `createAnthropic({ baseURL })` calls it).
+ */
+export type WireFormat = 'openai' | 'anthropic';
 
 export interface RecordedHttpRequest {
   url: string;
+  format: WireFormat;
+  /** When the request's body had arrived (`Date.now()`): how long a client waited between attempts. */
+  at: number;
   headers: IncomingMessage['headers'];
   body: { model: string; messages: Array<Record<string, unknown>>; tools?: Array<{ function: { name: string } }>; stream: boolean };
 }
@@ -50,7 +64,7 @@ export interface OpenAICompatibleServerOptions {
 }
 
 export interface OpenAICompatibleServer {
-  /** `http://127.0.0.1:<port>/v1`: give it to `createOpenAICompatible({ baseURL })`. */
+  /** `http://127.0.0.1:<port>/v1`: give it to `createOpenAICompatible({ baseURL })` or `createAnthropic({ baseURL })`. */
   baseURL: string;
   requests: RecordedHttpRequest[];
   /** Resolves with the n-th request (1-based) once it has arrived: a test waits for the call it means to act on. */
@@ -61,8 +75,9 @@ export interface OpenAICompatibleServer {
 /**
  * A chat-completions endpoint on 127.0.0.1 (a free port) that plays its script in order: streams
  * as OpenAI-style SSE chunks (text, reasoning, tool calls split across deltas, usage last), errors
- * with the statuses and headers providers send, cut streams and calls that never answer; each
- * stream with its own delays (before the first chunk, between chunks).
+ * with the statuses and headers providers send, cut streams and calls that never answer. A request
+ * to `/v1/messages` is answered in Anthropic's format instead (its events, its error bodies), from
+ * the same script. Each stream can wait before its first chunk and between chunks.
  */
 export async function startOpenAICompatibleServer(options: OpenAICompatibleServerOptions): Promise<OpenAICompatibleServer> {
   const { script } = options;
@@ -79,7 +94,9 @@ export async function startOpenAICompatibleServer(options: OpenAICompatibleServe
       json(res, 400, { error: { message: 'the request body is not JSON' } });
       return;
     }
-    const recorded = { url: req.url ?? '', headers: req.headers, body };
+    const url = req.url ?? '';
+    const format: WireFormat = url.endsWith('/messages') ? 'anthropic' : 'openai';
+    const recorded: RecordedHttpRequest = { url, format, at: Date.now(), headers: req.headers, body };
     requests.push(recorded);
     for (const waiter of waiting.filter((w) => w.n === requests.length)) waiter.resolve(recorded);
     const reply = script[served++];
@@ -87,7 +104,7 @@ export async function startOpenAICompatibleServer(options: OpenAICompatibleServe
       json(res, 500, { error: { message: `no reply scripted for request ${served}` } });
       return;
     }
-    void answer(res, reply);
+    void answer(res, reply, format);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -106,18 +123,22 @@ export async function startOpenAICompatibleServer(options: OpenAICompatibleServe
   };
 }
 
-async function answer(res: ServerResponse, reply: ServerReply): Promise<void> {
+async function answer(res: ServerResponse, reply: ServerReply, format: WireFormat): Promise<void> {
   if ('hang' in reply) return;
+  if ('reset' in reply) {
+    res.socket?.resetAndDestroy();
+    return;
+  }
   if ('silent' in reply) {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     res.flushHeaders();
     const script = reply.stream ?? {};
-    await writeChunks(res, sseChunks(script).slice(0, reply.afterChunks ?? 0), script);
+    await writeEvents(res, sseEvents(script, format).slice(0, reply.afterChunks ?? 0), script);
     return;
   }
   if ('broken' in reply) {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    if (!(await writeChunks(res, sseChunks(reply.stream).slice(0, reply.afterChunks), reply.stream))) return;
+    if (!(await writeEvents(res, sseEvents(reply.stream, format).slice(0, reply.afterChunks), reply.stream))) return;
     // Let the chunks reach the client before the break.
     await new Promise((resolve) => setTimeout(resolve, 20));
     if (reply.broken === 'reset') res.socket?.resetAndDestroy();
@@ -126,8 +147,12 @@ async function answer(res: ServerResponse, reply: ServerReply): Promise<void> {
     return;
   }
   if ('fault' in reply) {
-    const { status, headers, body } = faultReply(reply.fault);
+    const { status, headers, body } = faultReply(reply.fault, format);
     json(res, status, body, headers);
+    return;
+  }
+  if ('rawBody' in reply) {
+    res.writeHead(reply.status, reply.headers ?? {}).end(reply.rawBody);
     return;
   }
   if ('status' in reply) {
@@ -135,62 +160,76 @@ async function answer(res: ServerResponse, reply: ServerReply): Promise<void> {
     return;
   }
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  const chunks = sseChunks(reply.stream);
+  const chunks = sseEvents(reply.stream, format);
   const cut = reply.stream.cutAfterChunks;
-  if (!(await writeChunks(res, cut === undefined ? chunks : chunks.slice(0, cut), reply.stream))) return;
+  if (!(await writeEvents(res, cut === undefined ? chunks : chunks.slice(0, cut), reply.stream))) return;
   if (cut !== undefined) {
     // Drop the connection mid-stream, as a proxy or a crashed server does.
     res.socket?.destroy();
     return;
   }
-  res.end('data: [DONE]\n\n');
+  res.end(format === 'openai' ? 'data: [DONE]\n\n' : undefined);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Writes the chunks as SSE events with the script's delays; false when the client went away
- * meanwhile (an aborted call), and then nothing more is written.
+ * Writes the SSE events with the script's delays; false when the client went away meanwhile (an
+ * aborted call), and then nothing more is written.
  */
-async function writeChunks(res: ServerResponse, chunks: readonly unknown[], script: StreamScript): Promise<boolean> {
+async function writeEvents(res: ServerResponse, events: readonly string[], script: StreamScript): Promise<boolean> {
   if (script.delayMs) {
     res.flushHeaders();
     await sleep(script.delayMs);
   }
-  for (const [index, chunk] of chunks.entries()) {
-    if (res.destroyed) return false;
+  for (const [index, event] of events.entries()) {
     if (index > 0 && script.chunkDelayMs) await sleep(script.chunkDelayMs);
     if (res.destroyed) return false;
-    res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+    res.write(event);
   }
   return !res.destroyed;
 }
 
-function faultReply(fault: ServerFault): { status: number; headers?: Record<string, string>; body: unknown } {
-  switch (fault) {
-    case 'rate_limited':
-      return { status: 429, headers: { 'retry-after': '0' }, body: { error: { message: 'Rate limit reached', type: 'rate_limit_exceeded' } } };
-    case 'server_error':
-      return { status: 503, body: { error: { message: 'The server is overloaded' } } };
-    case 'context_length':
-      return {
-        status: 400,
-        body: { error: { message: "This model's maximum context length is 8192 tokens.", type: 'invalid_request_error', code: 'context_length_exceeded' } },
-      };
-    case 'unauthorized':
-      return { status: 401, body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } } };
-    default: {
-      const unknown: never = fault;
-      throw new TypeError(`unknown server fault ${JSON.stringify(unknown)}`);
-    }
-  }
+function faultReply(fault: ServerFault, format: WireFormat): { status: number; headers?: Record<string, string>; body: unknown } {
+  const status = FAULT_STATUS[fault];
+  const headers = fault === 'rate_limited' ? { 'retry-after': '0' } : undefined;
+  const [type, message] = format === 'openai' ? OPENAI_ERRORS[fault] : ANTHROPIC_ERRORS[fault];
+  const body =
+    format === 'openai'
+      ? { error: { message, type, ...(fault === 'context_length' ? { code: 'context_length_exceeded' } : {}) } }
+      : { type: 'error', error: { type, message } };
+  return { status, ...(headers ? { headers } : {}), body };
 }
+
+const FAULT_STATUS: Record<ServerFault, number> = { rate_limited: 429, server_error: 503, overloaded: 529, context_length: 400, unauthorized: 401 };
+
+/** Error type and message, as each provider writes them. */
+const OPENAI_ERRORS: Record<ServerFault, [string, string]> = {
+  rate_limited: ['rate_limit_exceeded', 'Rate limit reached'],
+  server_error: ['server_error', 'The server is overloaded'],
+  overloaded: ['server_error', 'The engine is currently overloaded, please try again later'],
+  context_length: ['invalid_request_error', "This model's maximum context length is 8192 tokens. However, your messages resulted in 9120 tokens."],
+  unauthorized: ['invalid_request_error', 'Incorrect API key provided'],
+};
+const ANTHROPIC_ERRORS: Record<ServerFault, [string, string]> = {
+  rate_limited: ['rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit'],
+  server_error: ['api_error', 'Internal server error'],
+  overloaded: ['overloaded_error', 'Overloaded'],
+  context_length: ['invalid_request_error', 'prompt is too long: 208310 tokens > 200000 maximum'],
+  unauthorized: ['authentication_error', 'invalid x-api-key'],
+};
 
 function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
 }
 
-function sseChunks(script: StreamScript): unknown[] {
+/** The stream as SSE events, one string each, in the route's format. */
+function sseEvents(script: StreamScript, format: WireFormat): string[] {
+  if (format === 'openai') return openAIChunks(script).map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`);
+  return anthropicEvents(script).map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+}
+
+function openAIChunks(script: StreamScript): unknown[] {
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
     id: 'chatcmpl-1',
     object: 'chat.completion.chunk',
@@ -222,6 +261,48 @@ function sseChunks(script: StreamScript): unknown[] {
       },
     });
   }
+  return out;
+}
+
+/** Anthropic's messages stream: message_start, a block per part (start, deltas, stop), message_delta, message_stop. */
+function anthropicEvents(script: StreamScript): Array<{ type: string } & Record<string, unknown>> {
+  const usage = script.usage ?? { prompt_tokens: 0, completion_tokens: 0 };
+  const out: Array<{ type: string } & Record<string, unknown>> = [
+    {
+      type: 'message_start',
+      message: {
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        model: 'local-model',
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: usage.prompt_tokens, output_tokens: 1, cache_read_input_tokens: usage.cached_tokens ?? 0 },
+      },
+    },
+  ];
+  let index = 0;
+  const block = (start: Record<string, unknown>, deltas: Array<Record<string, unknown>>) => {
+    out.push({ type: 'content_block_start', index, content_block: start });
+    for (const delta of deltas) out.push({ type: 'content_block_delta', index, delta });
+    out.push({ type: 'content_block_stop', index });
+    index++;
+  };
+  if (script.reasoning) {
+    block({ type: 'thinking', thinking: '', signature: '' }, [
+      ...split(script.reasoning).map((thinking) => ({ type: 'thinking_delta', thinking })),
+      { type: 'signature_delta', signature: 'sig-1' },
+    ]);
+  }
+  if (script.text) block({ type: 'text', text: '' }, split(script.text).map((text) => ({ type: 'text_delta', text })));
+  for (const call of script.toolCalls ?? []) {
+    block({ type: 'tool_use', id: call.id, name: call.name, input: {} }, split(JSON.stringify(call.args)).map((partial_json) => ({ type: 'input_json_delta', partial_json })));
+  }
+  const finish = script.finishReason ?? (script.toolCalls?.length ? 'tool_calls' : 'stop');
+  const stopReason = finish === 'tool_calls' ? 'tool_use' : finish === 'length' ? 'max_tokens' : 'end_turn';
+  out.push({ type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.completion_tokens } });
+  out.push({ type: 'message_stop' });
   return out;
 }
 
