@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '@tiller/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -248,13 +249,16 @@ describe('tiller run --inspect', () => {
     expect(replay.stdout).toMatch(/^replay: identical/);
   });
 
-  it("--inspect=stately feeds Stately's inspector: its relay on 127.0.0.1 hands the turn to a receiver, and stdout keeps only the answer", async () => {
+  it("--inspect=stately feeds Stately's inspector: its relay on 127.0.0.1 only hands the turn to a receiver, and stdout keeps only the answer", async () => {
     server = await startOpenAICompatibleServer({ script: [{ stream: { text: 'Four.' } }] });
     const run = startTiller(runArgs('--inspect=stately', '-p', 'What is two plus two?'), { env });
     const received: StatelyInspectionEvent[] = [];
     try {
       const [, port] = await run.printed(/^Stately's inspector: http:\/\/localhost:(\d+)\//m, 'stderr');
       await run.printed(/until Ctrl-C/, 'stderr');
+      // Bound to 127.0.0.1 alone: another loopback address (which a server on every interface answers) is refused.
+      expect(await connects('127.0.0.1', Number(port))).toBe(true);
+      expect(await connects('127.0.0.2', Number(port))).toBe(false);
       // The relay keeps what the run reported for a viewer that comes late.
       createWebSocketReceiver({ server: `ws://127.0.0.1:${port}` }).subscribe((event) => void received.push(event));
       for (let i = 0; i < 250 && !received.some((e) => e.type === '@xstate.snapshot' && JSON.stringify(e).includes('"completed"')); i++) await new Promise((r) => setTimeout(r, 20));
@@ -269,6 +273,18 @@ describe('tiller run --inspect', () => {
     expect(run.output().stdout).toBe('Four.\n');
   });
 });
+
+/** Whether something accepts a TCP connection at `host`:`port`. */
+function connects(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, host);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
 
 describe('tiller run on a terminal', () => {
   it('sends a line typed mid-turn as a steer, asks before a write, and Ctrl-C aborts the turn, then exits', async () => {

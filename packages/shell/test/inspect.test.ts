@@ -1,3 +1,4 @@
+import { Server } from 'node:http';
 import { createServer } from 'node:net';
 import { createInspector, createWebSocketInspector, createWebSocketReceiver, type StatelyInspectionEvent } from '@statelyai/inspect';
 import { createInspectorServer } from '@statelyai/inspect/server';
@@ -7,6 +8,23 @@ import { scriptedModel } from '@tiller/testing';
 import { recordingTools } from './helpers.js';
 
 const twoRounds = () => scriptedModel([{ toolCalls: [{ name: 'echo', args: { text: 'x' } }] }, { text: 'done' }]);
+
+/**
+ * Runs `start` with every HTTP server it starts listening on 127.0.0.1: Stately's server takes a
+ * port but no address, and would listen on every interface. It listens at once, so the patch is
+ * undone as soon as `start` returns.
+ */
+function onLoopback<T>(start: () => T): T {
+  const listen = Server.prototype.listen as (this: Server, ...args: unknown[]) => Server;
+  Server.prototype.listen = function (this: Server, ...args: unknown[]): Server {
+    return typeof args[0] === 'number' ? listen.call(this, args[0], '127.0.0.1', ...args.slice(1)) : listen.apply(this, args);
+  } as typeof Server.prototype.listen;
+  try {
+    return start();
+  } finally {
+    Server.prototype.listen = listen as typeof Server.prototype.listen;
+  }
+}
 
 describe('inspect', () => {
   it('reports the actor once, then every input and the snapshot it led to', async () => {
@@ -58,7 +76,7 @@ describe('inspect', () => {
         probe.close(() => resolve(free));
       });
     });
-    const server = createInspectorServer({ port, autoOpen: false });
+    const server = onLoopback(() => createInspectorServer({ port, autoOpen: false }));
     const received: StatelyInspectionEvent[] = [];
     createWebSocketReceiver({ server: `ws://127.0.0.1:${port}` }).subscribe((event) => void received.push(event));
     const inspector = createWebSocketInspector({ url: `ws://127.0.0.1:${port}` });
