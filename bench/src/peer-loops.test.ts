@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { journalPathFor } from '@tiller/shell';
+import { journalPathFor, toModelMessages } from '@tiller/shell';
 
 import type { GenerateTextResult, ToolSet } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,6 @@ import { agentHistory } from './conversation.js';
 import { tillerFileAgent, writeSessionFile } from './instant-agents.js';
 import { langGraphLoop, toLangChainMessages } from './langgraph-loop.js';
 import { LOOP_IDS, loopFactory } from './loops.js';
-import { toAiSdkMessages } from './to-ai-sdk-messages.js';
 
 const HISTORY = 200;
 const conversation = agentHistory(HISTORY);
@@ -23,7 +22,7 @@ describe('the peer loops over the same conversation', () => {
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
   it('AI SDK: a turn is two model calls (steps) and one run of the no-op tool, and adds four messages', async () => {
-    const loop = aiSdkLoop(toAiSdkMessages(conversation.messages));
+    const loop = aiSdkLoop(toModelMessages(conversation.messages));
     for (const text of ['first', 'second']) {
       const result = (await loop.prompt(text)) as GenerateTextResult<ToolSet, never>;
       expect(result.steps.map((s) => s.finishReason)).toEqual(['tool-calls', 'stop']);
