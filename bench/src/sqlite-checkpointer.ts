@@ -49,7 +49,7 @@ export async function load(specifier: string): Promise<SqliteCheckpointing> {
   try {
     module.SqliteSaver.fromConnString(':memory:').db.close();
   } catch (error) {
-    return { available: false, reason: `better-sqlite3, which ${specifier} needs, did not build its native addon (${firstLine(error)})` };
+    return { available: false, reason: `better-sqlite3, which ${specifier} needs, cannot load its native addon: it did not build at install, or was built for another Node (${firstLine(error)})` };
   }
   return { available: true, open: (file) => module.SqliteSaver.fromConnString(file) };
 }
@@ -59,7 +59,8 @@ export function sqliteNote(reason: string): string {
   return `the LangGraph + SQLite checkpointer rows are left out: ${reason}; install the bench's optional dependencies with a C++ toolchain and Node's headers to measure them (docs/performance.md)`;
 }
 
+/** The first line of an error's message, without a closing sentence that introduces the lines after it ("Tried:"). */
 function firstLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return message.split('\n')[0]!.trim();
+  return message.split('\n')[0]!.trim().replace(/(?<=\.)\s+[^.]*:$/, '');
 }
