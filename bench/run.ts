@@ -17,7 +17,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rm } from 'node:fs/promises';
 import { timeLoops, type LoopTimes } from './src/agent-loops-child.js';
@@ -56,9 +56,9 @@ const RESTATE_RUNS = quick ? 3 : 15;
 /** The whole `pnpm bench` on two cores, seconds (docs/performance.md, "Time"). */
 const BUDGET_SECONDS = 600;
 
-/** Runs a bench script in a child process (the same tsx loader) and parses what it prints. */
+/** Runs a bench script (in bench/src, unless the path is absolute) in a child process (the same tsx loader) and parses what it prints. */
 function child<T>(script: string, args: readonly string[], nodeFlags: readonly string[] = [], env?: NodeJS.ProcessEnv): T {
-  const out = execFileSync(process.execPath, [...process.execArgv, ...nodeFlags, join(here, 'src', script), ...args], {
+  const out = execFileSync(process.execPath, [...process.execArgv, ...nodeFlags, isAbsolute(script) ? script : join(here, 'src', script), ...args], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
     maxBuffer: 16 * 1024 * 1024,
@@ -138,7 +138,7 @@ for (const size of BYTES_SIZES) {
 await step(`a durable turn on Restate beside the in-process shell, ${RESTATE_RUNS} turns`, () => {
   try {
     const durable = child<{ rounds: number; restateMsPerRound: number; shellMsPerRound: number }>(
-      join('..', '..', 'packages', 'restate', 'bench', 'durable-bench.ts'),
+      join(here, '..', 'packages', 'restate', 'bench', 'durable-bench.ts'),
       ['--json'],
       [],
       { RESTATE_LOGGING: 'WARN', DURABLE_BENCH_RUNS: String(RESTATE_RUNS) },
