@@ -10,6 +10,12 @@ describe('agentRows', () => {
     ]);
   });
 
+  it("keeps Tiller's time, with nothing beside it, when none of its peers could run", () => {
+    expect(agentRows('agent-call-durable', 'tiller-jsonl', [], 1000, { perCallMs: { 'tiller-jsonl': 9 }, overLimit: [] }, 2000)).toEqual([
+      { operation: 'agent-call-durable', size: 1000, unit: 'ms', tiller: 9 },
+    ]);
+  });
+
   it('gives no rows when the Tiller loop itself has no time', () => {
     expect(agentRows('agent-call', 'tiller', ['pi-agent-core'], 0, { perCallMs: { 'pi-agent-core': 1 }, overLimit: [] }, 2000)).toEqual([]);
   });

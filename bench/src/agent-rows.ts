@@ -5,10 +5,12 @@ import type { Measurement, OperationId } from './measurement.js';
 /**
  * The rows of one history length: `subject` (a Tiller loop) beside each of `peers`, as timed in
  * one process. A peer stopped at the limit, here or at a shorter history, is shown over it.
+ * Without peers (the one it is compared with could not run here), Tiller's time stands alone.
  */
 export function agentRows(operation: OperationId, subject: LoopId, peers: readonly LoopId[], size: number, times: LoopTimes, limitMs: number): Measurement[] {
   const tiller = times.perCallMs[subject];
   if (tiller === undefined) return [];
+  if (peers.length === 0) return [{ operation, size, unit: 'ms', tiller }];
   return peers.map((peer): Measurement => {
     const value = times.perCallMs[peer];
     const name = LOOP_NAMES[peer];

@@ -89,6 +89,7 @@ export function verdictsOf(m: Measurement, all: readonly Measurement[]): Verdict
     case 'memory-open':
     case 'memory-held':
     case 'agents-memory':
+    case 'restate-round':
     case 'stream-deltas':
     case 'turn-bytes':
     case 'turn-bytes-session':

@@ -4,10 +4,10 @@ import type { ChatResult } from '@langchain/core/outputs';
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
 import { MemorySaver, type BaseCheckpointSaver } from '@langchain/langgraph';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
-import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
 import type { Message } from '@tiller/core';
 import { z } from 'zod';
 import { ANSWER, NOOP_TOOL, SYSTEM_PROMPT, USAGE, wantsTool, type BenchLoop } from './instant-model.js';
+import { sqliteCheckpointing, type SqliteSaver } from './sqlite-checkpointer.js';
 
 /** The last message's role in the instant model's words: LangChain calls a tool result `tool`. */
 function lastRole(messages: readonly BaseMessage[]): string | undefined {
@@ -74,13 +74,15 @@ const noopTool = (): StructuredToolInterface => tool(async () => 'ok', { name: N
  * LangGraph's prebuilt ReAct agent (`createReactAgent`) over `history`. Without a checkpointer the
  * host keeps the messages and passes them all in on every turn, as LangGraph's guide does; with
  * one, the history is written into the thread once (untimed) and each turn sends only its prompt.
+ * The SQLite checkpointer is optional (see sqlite-checkpointer.ts): asked for where it is missing,
+ * this throws with the reason.
  */
 export async function langGraphLoop(
   history: readonly BaseMessage[],
   checkpointing: Checkpointing,
 ): Promise<BenchLoop & { messages(): Promise<BaseMessage[]>; readonly sqlite?: SqliteSaver['db'] }> {
-  const checkpointer: BaseCheckpointSaver | undefined =
-    checkpointing.kind === 'memory' ? new MemorySaver() : checkpointing.kind === 'sqlite' ? SqliteSaver.fromConnString(checkpointing.file) : undefined;
+  const sqlite = checkpointing.kind === 'sqlite' ? await openSqlite(checkpointing.file) : undefined;
+  const checkpointer: BaseCheckpointSaver | undefined = checkpointing.kind === 'memory' ? new MemorySaver() : sqlite;
   const agent = createReactAgent({ llm: new InstantChatModel({}), tools: [noopTool()], prompt: SYSTEM_PROMPT, ...(checkpointer ? { checkpointer } : {}) });
   const config = { configurable: { thread_id: 'bench' }, recursionLimit: 60 };
   let turn = 0;
@@ -97,11 +99,17 @@ export async function langGraphLoop(
   }
   if (history.length > 0) await agent.updateState(config, { messages: [...history] }, 'agent');
   return {
-    ...(checkpointer instanceof SqliteSaver ? { sqlite: checkpointer.db } : {}),
+    ...(sqlite ? { sqlite: sqlite.db } : {}),
     prompt: (text) => agent.invoke({ messages: [new HumanMessage({ id: `p${turn++}`, content: text })] }, config),
     messages: async () => (await agent.getState(config)).values.messages as BaseMessage[],
     async close() {
-      if (checkpointer instanceof SqliteSaver) checkpointer.db.close();
+      sqlite?.db.close();
     },
   };
+}
+
+async function openSqlite(file: string): Promise<SqliteSaver> {
+  const checkpointing = await sqliteCheckpointing();
+  if (!checkpointing.available) throw new Error(`LangGraph's SQLite checkpointer is not available: ${checkpointing.reason}`);
+  return checkpointing.open(file);
 }

@@ -1,8 +1,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BaseMessage } from '@langchain/core/messages';
-import { journalPathFor } from '@tiller/shell';
-import { toAiSdkMessages } from './to-ai-sdk-messages.js';
+import { journalPathFor, toModelMessages } from '@tiller/shell';
 import type { ModelMessage } from 'ai';
 import { aiSdkLoop } from './ai-sdk-loop.js';
 import type { Conversation } from './conversation.js';
@@ -72,7 +71,7 @@ export function loopFactory(conversation: Conversation, dir: string) {
         return { prompt: (text) => agent.prompt(text) };
       }
       case 'ai-sdk':
-        return aiSdkLoop((modelMessages ??= toAiSdkMessages(conversation.messages)));
+        return aiSdkLoop((modelMessages ??= toModelMessages(conversation.messages)));
       case 'langgraph':
         return langGraphLoop((langChainMessages ??= toLangChainMessages(conversation.messages)), { kind: 'none' });
       case 'langgraph-memory':

@@ -7,9 +7,11 @@
  * First each loop is probed: one turn to warm it up, one timed turn. Before each probe the process
  * prints `{"probing": id}`, after it `{"probed": id, "perCallMs": ...}`, one JSON object a line, so
  * that the parent can stop a loop that takes longer than its limit (it kills this process and
- * starts it again without that loop). Then each timed run prompts a fresh loop (made before the
- * clock starts) for a few turns, round-robin over the loops, and the sample is the run's time over
- * its model calls. Last line: `{"perCallMs": {id: median}}`.
+ * starts it again without that loop). The probes come before the warm-up, and the last loops
+ * (the peers that may go over the limit) are probed first, so that a restart repeats little. Then
+ * each timed run prompts a fresh loop (made before the clock starts) for a few turns, round-robin
+ * over the loops, and the sample is the run's time over its model calls. Last line:
+ * `{"perCallMs": {id: median}}`.
  */
 import type { MeasureOptions } from './measure.js';
 import { measure } from './measure.js';
@@ -36,8 +38,9 @@ async function turns(loop: BenchLoop, count: number): Promise<void> {
 async function warmUp(): Promise<void> {
   const factory = loopFactory(agentHistory(0), `${dir}/warm`);
   for (const id of loops) {
-    // The shell, with the core's machine behind it, takes longest to warm up.
-    const runs = id === 'tiller' || id === 'tiller-jsonl' || id === 'pi-agent-core' ? 100 : 10;
+    // The shell, with the core's machine behind it, takes longest to warm up. The durable agent runs
+    // the same shell (warmed by the memory agent's runs) and its turns wait on the disk: 10 will do.
+    const runs = id === 'tiller' || id === 'pi-agent-core' ? 100 : 10;
     for (let r = 0; r < runs; r++) {
       const loop = await factory.make(id);
       await turns(loop, 10);
@@ -46,10 +49,9 @@ async function warmUp(): Promise<void> {
   }
 }
 
-await warmUp();
 const factory = loopFactory(agentHistory(size), dir);
 const probes: Partial<Record<LoopId, Probe>> = {};
-for (const id of loops) {
+for (const id of [...loops].reverse()) {
   const made = performance.now();
   const loop = await factory.make(id);
   const setupMs = performance.now() - made;
@@ -63,6 +65,7 @@ for (const id of loops) {
   say({ probed: id, perCallMs });
 }
 
+await warmUp();
 const plan = planRuns(probes as Record<LoopId, Probe>, CALLS_PER_TURN);
 const next: Partial<Record<LoopId, BenchLoop>> = {};
 const tasks = Object.fromEntries(

@@ -6,7 +6,8 @@
  * - pi: its session file, as pi's `SessionManager` appends each message when its agent ends it
  *   (what pi's coding agent does on `message_end`);
  * - LangGraph: the checkpoints and pending writes the SQLite checkpointer stores (the bytes of
- *   their blobs; SQLite's own pages and write-ahead log come on top).
+ *   their blobs; SQLite's own pages and write-ahead log come on top); left out where the optional
+ *   checkpointer is not installed or did not build.
  * Prints the rows as JSON.
  */
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
@@ -21,6 +22,7 @@ import { langGraphLoop, toLangChainMessages } from './langgraph-loop.js';
 import type { Measurement } from './measurement.js';
 import { messageHistory } from './message-history.js';
 import { sourceSession } from './source-session.js';
+import { sqliteCheckpointing } from './sqlite-checkpointer.js';
 
 const TURNS = 5;
 const KB = 1024;
@@ -76,13 +78,13 @@ async function langGraphBytes(): Promise<number> {
 
 const tiller = await tillerBytes();
 const piSession = await piBytes();
-const checkpoints = await langGraphBytes();
+const checkpoints = (await sqliteCheckpointing()).available ? await langGraphBytes() : undefined;
 await rm(dir, { recursive: true, force: true });
 const perTurn = (bytes: number) => bytes / TURNS / KB;
 const both = perTurn(tiller.session + tiller.journal);
 const rows: Measurement[] = [
   { operation: 'turn-bytes', size, unit: 'KB', tiller: both, reference: { name: "pi's session file", value: perTurn(piSession) } },
-  { operation: 'turn-bytes', size, unit: 'KB', tiller: both, reference: { name: "LangGraph's SQLite checkpoints", value: perTurn(checkpoints) } },
+  ...(checkpoints === undefined ? [] : [{ operation: 'turn-bytes', size, unit: 'KB', tiller: both, reference: { name: "LangGraph's SQLite checkpoints", value: perTurn(checkpoints) } } satisfies Measurement]),
   { operation: 'turn-bytes-session', size, unit: 'KB', tiller: perTurn(tiller.session), reference: { name: "pi's session file", value: perTurn(piSession) } },
 ];
 process.stdout.write(JSON.stringify(rows));

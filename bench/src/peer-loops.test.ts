@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { journalPathFor } from '@tiller/shell';
+import { journalPathFor, toModelMessages } from '@tiller/shell';
 
 import type { GenerateTextResult, ToolSet } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,10 +10,12 @@ import { agentHistory } from './conversation.js';
 import { tillerFileAgent, writeSessionFile } from './instant-agents.js';
 import { langGraphLoop, toLangChainMessages } from './langgraph-loop.js';
 import { LOOP_IDS, loopFactory } from './loops.js';
-import { toAiSdkMessages } from './to-ai-sdk-messages.js';
+import { sqliteCheckpointing } from './sqlite-checkpointer.js';
 
 const HISTORY = 200;
 const conversation = agentHistory(HISTORY);
+const sqlite = await sqliteCheckpointing();
+const withoutSqlite = sqlite.available ? '' : ` (skipped: ${sqlite.reason})`;
 
 describe('the peer loops over the same conversation', () => {
   let dir: string;
@@ -23,7 +25,7 @@ describe('the peer loops over the same conversation', () => {
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
   it('AI SDK: a turn is two model calls (steps) and one run of the no-op tool, and adds four messages', async () => {
-    const loop = aiSdkLoop(toAiSdkMessages(conversation.messages));
+    const loop = aiSdkLoop(toModelMessages(conversation.messages));
     for (const text of ['first', 'second']) {
       const result = (await loop.prompt(text)) as GenerateTextResult<ToolSet, never>;
       expect(result.steps.map((s) => s.finishReason)).toEqual(['tool-calls', 'stop']);
@@ -35,7 +37,8 @@ describe('the peer loops over the same conversation', () => {
   });
 
   for (const kind of ['none', 'memory', 'sqlite'] as const) {
-    it(`LangGraph (${kind === 'none' ? 'no checkpointer' : kind}): the same two model calls and one tool run, on top of the whole history`, async () => {
+    const skipped = kind === 'sqlite' && !sqlite.available;
+    it.skipIf(skipped)(`LangGraph (${kind === 'none' ? 'no checkpointer' : kind}): the same two model calls and one tool run, on top of the whole history${kind === 'sqlite' ? withoutSqlite : ''}`, async () => {
       const loop = await langGraphLoop(toLangChainMessages(conversation.messages), kind === 'sqlite' ? { kind, file: join(dir, 'checkpoints.sqlite') } : { kind });
       for (const text of ['first', 'second']) await loop.prompt(text);
       const messages = await loop.messages();
@@ -64,10 +67,10 @@ describe('the peer loops over the same conversation', () => {
     expect(journal.length).toBeGreaterThan(4);
   });
 
-  it('every loop the benchmark names can be made, prompted and closed, leaving no file behind', async () => {
+  it(`every loop the benchmark names can be made, prompted and closed, leaving no file behind${withoutSqlite}`, async () => {
     const loopsDir = join(dir, 'factory');
     const factory = loopFactory(agentHistory(40), loopsDir);
-    for (const id of LOOP_IDS) {
+    for (const id of LOOP_IDS.filter((id) => sqlite.available || id !== 'langgraph-sqlite')) {
       const loop = await factory.make(id);
       await loop.prompt('hello');
       await loop.close?.();

@@ -29,10 +29,12 @@ describe('resultsMarkdown', () => {
     expect(text).toContain('No two sizes ten times apart were measured.');
   });
 
-  it('names the conversation measured, and says so above the tables when the recording was absent', () => {
-    const text = resultsMarkdown(rows, { date: 'd', versions: [], sizes: [10_000], seconds: 1, source: 'a generated session (seed 17, 1,018 entries)', note: 'pi-large-session.jsonl not found' });
+  it('names the conversation measured, and says above the tables that the recording was absent and which rows are left out', () => {
+    const notes = ['pi-large-session.jsonl not found', 'the LangGraph + SQLite checkpointer rows are left out: better-sqlite3 did not build'];
+    const text = resultsMarkdown(rows, { date: 'd', versions: [], sizes: [10_000], seconds: 1, source: 'a generated session (seed 17, 1,018 entries)', notes });
     expect(text).toContain('Every session and history repeats a generated session (seed 17, 1,018 entries).');
     expect(text).toContain('**Note:** pi-large-session.jsonl not found.');
-    expect(text.indexOf('**Note:**')).toBeLessThan(text.indexOf('| operation |'));
+    expect(text).toContain('**Note:** the LangGraph + SQLite checkpointer rows are left out: better-sqlite3 did not build.');
+    expect(text.lastIndexOf('**Note:**')).toBeLessThan(text.indexOf('| operation |'));
   });
 });

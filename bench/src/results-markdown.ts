@@ -13,8 +13,8 @@ export interface RunInfo {
   seconds: number;
   /** What conversation every row repeats (the recording, or a generated stand-in). */
   source?: string;
-  /** Shown above the tables when set: for example that the recording was absent. */
-  note?: string;
+  /** Shown above the tables, one paragraph each: for example that the recording was absent, or rows left out and why. */
+  notes?: readonly string[];
 }
 
 const ORDER = Object.keys(OPERATIONS) as OperationId[];
@@ -33,7 +33,7 @@ export function resultsMarkdown(all: readonly Measurement[], info: RunInfo): str
     '',
     `Written by \`pnpm bench\` on ${info.date} (${info.versions.join(', ')}; the whole run took ${Math.round(info.seconds)} s).`,
     ...(info.source ? [`Every session and history repeats ${info.source}.`] : []),
-    ...(info.note ? ['', `**Note:** ${info.note}.`, ''] : []),
+    ...(info.notes ?? []).flatMap((note) => ['', `**Note:** ${note}.`, '']),
     'Medians of several runs after a warm-up; the ratio is Tiller over what it is compared with (for rates, the other way round), so below 1 Tiller is faster or smaller.',
     'How each number is measured: [docs/performance.md](../docs/performance.md).',
     '',

@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fixturesDir } from '@tiller/testing';
-import { generatedSession } from './generated-session.js';
+import { fixturesDir, generatePiSession } from '@tiller/testing';
 import { piOpen } from './pi.js';
 import type { PiLine } from './scale-session.js';
 
@@ -23,7 +22,7 @@ export interface SourceSession {
 /**
  * The large recorded pi session from the shared fixtures (`TILLER_FIXTURES`, or shared/fixtures
  * beside the repository) when it is there; otherwise a generated session of the same length and
- * kind (`generatedSession`), with a note saying so, so a bare clone runs the same benchmarks.
+ * kind (`generatedSource`), with a note saying so, so a bare clone runs the same benchmarks.
  */
 export function sourceSession(dir: string = fixturesDir()): SourceSession {
   const path = join(dir, RECORDING);
@@ -31,7 +30,22 @@ export function sourceSession(dir: string = fixturesDir()): SourceSession {
     const lines = piOpen(readFileSync(path, 'utf8')).entries as unknown as PiLine[];
     return { lines, description: `the recorded pi session ${RECORDING} (${lines.length.toLocaleString('en-US')} entries)` };
   }
-  const lines = generatedSession(GENERATED_SEED, GENERATED_SIZE);
+  const lines = generatedSource(GENERATED_SEED, GENERATED_SIZE);
   const description = `a generated session (seed ${GENERATED_SEED}, ${GENERATED_SIZE.toLocaleString('en-US')} entries)`;
   return { lines, description, note: `${RECORDING} not found at ${path}: measured over ${description} instead of the recording` };
+}
+
+/**
+ * The first `size` entries of a session from `@tiller/testing`'s `generatePiSession`, as one chain
+ * that the bench can repeat and hand every loop alike: no branches and no compactions (a history
+ * is a path of messages), no `!command` runs (pi keeps a command marked `excludeFromContext` among
+ * its messages, Tiller does not, so the loops would get histories of different lengths).
+ */
+export function generatedSource(seed: number, size: number): PiLine[] {
+  if (!Number.isInteger(size) || size < 0) throw new RangeError(`size must be a non-negative integer, got ${size}`);
+  // A turn writes about seven entries; a fifth of the size in turns is always enough.
+  const { text } = generatePiSession({ seed, format: 3, turns: Math.ceil(size / 5) + 1, branches: false, compactions: false, shellCommands: false });
+  const lines = text.trimEnd().split('\n').slice(1).map((line) => JSON.parse(line) as PiLine);
+  if (lines.length < size) throw new RangeError(`a generated session of ${Math.ceil(size / 5) + 1} turns has ${lines.length} entries, fewer than ${size}`);
+  return lines.slice(0, size);
 }

@@ -5,6 +5,9 @@
  * round. Restate runs from its npm package with fsync on (its default), the worker in this process.
  * Each sample is one turn of ROUNDS tool rounds on a fresh session; the medians are reported as
  * time per tool round, core steps per second, and the ratio of the two sides.
+ *
+ * With `--json` it writes no RESULTS.md and prints `{rounds, runs, restateMsPerRound,
+ * shellMsPerRound}` instead: how `pnpm bench` takes the row for its results page.
  */
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -79,22 +82,26 @@ try {
   await server.stop();
 }
 
-const fmt = (n: number, digits = 2) => n.toFixed(digits);
-const rows = [
-  ['per tool round (ms)', fmt(restateMs / ROUNDS), fmt(shellMs / ROUNDS), `${fmt(restateMs / shellMs, 1)}x`],
-  ['core steps per second', fmt((STEPS * 1000) / restateMs, 0), fmt((STEPS * 1000) / shellMs, 0), `${fmt(shellMs / restateMs, 3)}x`],
-  ['overhead per tool round over the shell (ms)', fmt((restateMs - shellMs) / ROUNDS), '', ''],
-];
-const markdown = [
-  `# Durable turns: Restate beside the in-process shell`,
-  '',
-  `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${process.versions.node}, Restate server 1.7.12 (fsync on), SDK 1.17.2.`,
-  `One turn of ${ROUNDS} tool rounds (${STEPS} core steps), an instant model and an instant tool; median of ${RUNS} turns on Restate, ${RUNS * 4} in the shell.`,
-  '',
-  '| measure | Restate | shell | Restate / shell |',
-  '| --- | ---: | ---: | ---: |',
-  ...rows.map((r) => `| ${r.join(' | ')} |`),
-  '',
-].join('\n');
-writeFileSync(join(dirname(fileURLToPath(import.meta.url)), 'RESULTS.md'), markdown);
-process.stdout.write(markdown);
+if (process.argv.includes('--json')) {
+  process.stdout.write(JSON.stringify({ rounds: ROUNDS, runs: RUNS, restateMsPerRound: restateMs / ROUNDS, shellMsPerRound: shellMs / ROUNDS }));
+} else {
+  const fmt = (n: number, digits = 2) => n.toFixed(digits);
+  const rows = [
+    ['per tool round (ms)', fmt(restateMs / ROUNDS), fmt(shellMs / ROUNDS), `${fmt(restateMs / shellMs, 1)}x`],
+    ['core steps per second', fmt((STEPS * 1000) / restateMs, 0), fmt((STEPS * 1000) / shellMs, 0), `${fmt(shellMs / restateMs, 3)}x`],
+    ['overhead per tool round over the shell (ms)', fmt((restateMs - shellMs) / ROUNDS), '', ''],
+  ];
+  const markdown = [
+    `# Durable turns: Restate beside the in-process shell`,
+    '',
+    `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${process.versions.node}, Restate server 1.7.12 (fsync on), SDK 1.17.2.`,
+    `One turn of ${ROUNDS} tool rounds (${STEPS} core steps), an instant model and an instant tool; median of ${RUNS} turns on Restate, ${RUNS * 4} in the shell.`,
+    '',
+    '| measure | Restate | shell | Restate / shell |',
+    '| --- | ---: | ---: | ---: |',
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+    '',
+  ].join('\n');
+  writeFileSync(join(dirname(fileURLToPath(import.meta.url)), 'RESULTS.md'), markdown);
+  process.stdout.write(markdown);
+}

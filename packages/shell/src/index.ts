@@ -20,6 +20,7 @@ export { ToolDefinitionError } from './errors/tool-definition-error.js';
 // Models. The model protocol is defined in @tiller/core, so test models in @tiller/testing share it.
 export { ModelError, type ModelErrorKind, type ModelRequest, type ModelStreamPart, type TillerModel, type ToolSpec } from '@tiller/core';
 export { fromLanguageModel, type FromLanguageModelOptions } from './model/from-language-model.js';
+export { toModelMessages } from './model/to-model-messages.js';
 export { classifyModelError } from './model/classify-model-error.js';
 export { modelSummarizer } from './model/model-summarizer.js';
 

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { assertFullCoverage } from './coverage.js';
 import type { InvariantName } from './run/invariants.js';
-import type { PathRun } from './run/run-path.js';
+import type { PathRun } from './run/path-run.js';
 
 /**
  * Matchers over runs, for `expect(run)`. Import this module once (a setup file, or the test

@@ -1,7 +1,16 @@
 import type { Message, ThinkingPart, ToolResultMessage } from '@tiller/core';
 import type { ModelMessage, ToolResultPart } from 'ai';
 
-/** Tiller's messages in the AI SDK's shape. Thinking keeps its signature for providers that check it. */
+/**
+ * Tiller's messages as the AI SDK's `ModelMessage`s: what `fromLanguageModel` sends a provider.
+ * For a host that also calls the AI SDK itself over the same conversation, for example a one-off
+ * `generateText({ model, messages: toModelMessages(session.context()) })` beside the agent.
+ *
+ * Text, images and files of the user; text, thinking (its signature kept, as Anthropic's
+ * `providerOptions`, for providers that check it) and tool calls of the assistant; one `tool`
+ * message per tool result, text results as `text` (or `error-text`), results with images as
+ * `content`. The messages are not checked: give it what a session's `context()` holds.
+ */
 export function toModelMessages(messages: readonly Message[]): ModelMessage[] {
   return messages.map((message): ModelMessage => {
     switch (message.role) {

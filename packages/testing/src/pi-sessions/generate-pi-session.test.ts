@@ -66,6 +66,15 @@ describe('generatePiSession', () => {
     expect(counts).toMatchObject({ compactions: 0, bashExecutions: 0, cjkMessages: 0 });
   });
 
+  it('format 3 without branches: one chain from the root to the leaf, each entry the child of the one before', () => {
+    const session = generatePiSession({ seed: 5, format: 3, branches: false, turns: 60 });
+    const entries = lines(session.text).slice(1);
+    expect(session.counts.branchSummaries).toBe(0);
+    expect(entries.map((e) => e.parentId)).toEqual([null, ...entries.slice(0, -1).map((e) => e.id)]);
+    // The rest is as rich as with branches.
+    expect(session.counts).toMatchObject({ compactions: 2, abortedReplies: 1, failedReplies: 1 });
+  });
+
   it('ends with a long tool loop unless told not to', () => {
     const toolRoundsAtEnd = (text: string) => {
       const all = lines(text);

@@ -3,7 +3,7 @@ import { createSessionLog } from '@tiller/session';
 import { replayJournal } from '@tiller/shell';
 import { unansweredCalls } from '../transcript.js';
 import { DurableStore } from './durable-store.js';
-import type { PathRun } from './run-path.js';
+import type { PathRun } from './path-run.js';
 import type { World } from './world.js';
 
 /** The invariants every run is checked for, by name (docs/testing.md says what each means). */
