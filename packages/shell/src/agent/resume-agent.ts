@@ -40,15 +40,24 @@ export async function resumeAgent({ listener, ...options }: ResumeOptions): Prom
     return agent;
   };
   if (lines.length === 0) return fresh();
-  const replay = replayJournal(lines, { session, segments: 'last' });
+  // A file journal's errors name its file (and line, when one line is wrong); so do the replay's.
+  const { path } = journal as { path?: unknown };
+  const source = typeof path === 'string' ? path : 'the journal';
+  let replay: ReturnType<typeof replayJournal>;
+  try {
+    replay = replayJournal(lines, { session, segments: 'last' });
+  } catch (error) {
+    if (!JournalError.isInstance(error)) throw error;
+    throw new JournalError(`resumeAgent: ${source}: ${error.message}`, { cause: error });
+  }
   if (replay.divergence) {
     const { seq, inputType } = replay.divergence;
-    throw new JournalError(`resumeAgent: the journal does not replay: input ${seq} (${inputType}) gives other effects than it recorded`);
+    throw new JournalError(`resumeAgent: ${source}: the journal does not replay: input ${seq} (${inputType}) gives other effects than it recorded`);
   }
   const { snapshot } = replay;
   const entries = snapshot.context.entries;
   const lost = entries.slice(replay.header.baseSize).filter((entry) => !session.has(entry.id));
-  if (snapshot.context.turn || lost.length > 0) refuseJournalBehind(entries.toArray(), session, replay.header.baseLeafId);
+  if (snapshot.context.turn || lost.length > 0) refuseJournalBehind(entries.toArray(), session, replay.header.baseLeafId, source);
   if (lost.length > 0) await session.append(lost);
   // No turn was running: nothing to carry on, and a new segment keeps the next resume short.
   if (!snapshot.context.turn) return fresh();
@@ -75,12 +84,12 @@ export async function resumeAgent({ listener, ...options }: ResumeOptions): Prom
  * wrote that the session has (or the journal's base). Anything else (a journal that lost its tail,
  * a restored backup) would resume the turn from a point the session has moved past.
  */
-function refuseJournalBehind(entries: readonly Entry[], session: SessionLog, baseLeafId: string | null): void {
+function refuseJournalBehind(entries: readonly Entry[], session: SessionLog, baseLeafId: string | null, source: string): void {
   let expected = baseLeafId;
   for (const entry of entries) if (session.has(entry.id)) expected = entry.id;
   if (session.leafId === expected) return;
   throw new JournalError(
-    `resumeAgent: the journal is behind its session: the journal ends at entry ${expected ?? '(none)'} but the session's leaf is ${session.leafId ?? '(none)'} (a journal that lost its tail, or a restored backup); resume from the session alone with createAgent`,
+    `resumeAgent: ${source}: the journal is behind its session: the journal ends at entry ${expected ?? '(none)'} but the session's leaf is ${session.leafId ?? '(none)'} (a journal that lost its tail, or a restored backup); resume from the session alone with createAgent`,
   );
 }
 

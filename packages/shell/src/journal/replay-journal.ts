@@ -74,7 +74,15 @@ export function replayJournal(journal: readonly JournalLine[], options: ReplayJo
 }
 
 function baseOf(header: JournalHeader, options: ReplayJournalOptions, isLast: boolean): readonly Entry[] {
-  const base = (isLast ? options.base : undefined) ?? (options.session && header.baseLeafId !== null ? options.session.path(header.baseLeafId) : []);
+  const given = isLast ? options.base : undefined;
+  const { session } = options;
+  if (!given && session && header.baseLeafId !== null && !session.has(header.baseLeafId)) {
+    // A journal of another session, or one the session lost entries of.
+    throw new JournalError(
+      `the journal's segment of ${header.createdAt} started from entry ${JSON.stringify(header.baseLeafId)}, which the session given does not have: pass the session it was written with`,
+    );
+  }
+  const base = given ?? (session && header.baseLeafId !== null ? session.path(header.baseLeafId) : []);
   const last = base.at(-1)?.id ?? null;
   if (last !== header.baseLeafId || base.length !== header.baseSize) {
     throw new JournalError(
