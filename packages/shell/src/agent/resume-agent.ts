@@ -27,6 +27,7 @@ export type ResumeOptions = AgentOptions &
  * line (a write a crash cut short) is left out and reported to `listener` as a `shell.error`.
  */
 export async function resumeAgent({ listener, ...options }: ResumeOptions): Promise<Agent> {
+  if (listener !== undefined && typeof listener !== 'function') throw new AgentOptionsError('resumeAgent: invalid options:\n✖ expected a function (event) => void\n  → at listener');
   const resolved = resolveAgentOptions(options, 'resumeAgent');
   const { session, journal } = resolved;
   if (!session || !journal) throw new AgentOptionsError('resumeAgent: invalid options:\n✖ session and journal are required to resume');
