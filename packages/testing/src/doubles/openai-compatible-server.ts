@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
+import { checkOptions } from '../check-options.js';
 
 /** A streamed chat completion: reasoning, text and tool calls as OpenAI-style SSE deltas, usage last. */
 export interface StreamScript {
@@ -57,7 +59,17 @@ export interface OpenAICompatibleServer {
  * as OpenAI-style SSE chunks (text, reasoning, tool calls split across deltas, usage last), errors
  * with the statuses and headers providers send, cut streams and calls that never answer.
  */
+const REPLY_KINDS = ['stream', 'status', 'fault', 'hang', 'silent', 'broken'];
+const ServerOptions = z.strictObject({
+  script: z.array(
+    z.custom<ServerReply>((value) => typeof value === 'object' && value !== null && REPLY_KINDS.some((k) => k in value), {
+      message: `expected a reply: an object with one of ${REPLY_KINDS.join(', ')}`,
+    }),
+  ),
+});
+
 export async function startOpenAICompatibleServer(options: OpenAICompatibleServerOptions): Promise<OpenAICompatibleServer> {
+  checkOptions('startOpenAICompatibleServer', ServerOptions, options);
   const { script } = options;
   const requests: RecordedHttpRequest[] = [];
   let served = 0;

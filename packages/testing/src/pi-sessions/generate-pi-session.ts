@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { checkOptions } from '../check-options.js';
 import { type SeededRandom, seededRandom } from './seeded-random.js';
 
 /**
@@ -101,7 +103,18 @@ const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwA
 const START = Date.UTC(2026, 0, 12, 9, 0, 0);
 
 /** Writes one session. The same options always give the same text. */
+const PiSessionOptions = z.strictObject({
+  seed: z.number().int().nonnegative(),
+  format: z.union([z.literal(1), z.literal(3)]),
+  turns: z.number().int().nonnegative().max(100_000, 'at most 100 000 turns (a session of hundreds of megabytes)').optional(),
+  longLastTurn: z.boolean().optional(),
+  rich: z.boolean().optional(),
+  compactions: z.boolean().optional(),
+  shellCommands: z.boolean().optional(),
+});
+
 export function generatePiSession(options: PiSessionOptions): GeneratedPiSession {
+  checkOptions('generatePiSession', PiSessionOptions, options);
   return new SessionWriter(options).write();
 }
 

@@ -12,6 +12,8 @@ import {
   type JournalStore,
   type Tool,
 } from '@tiller/shell';
+import { z } from 'zod';
+import { checkOptions, nonnegativeInt, positiveInt } from '../check-options.js';
 import { stateIds, transitionsTaken } from '../coverage.js';
 import { formatPath, parsePath, stepLabel, type AgentPath, type PathStep, type ToolOutcomeKind } from '../path-step.js';
 import { stateName } from '../turn-graph.js';
@@ -103,7 +105,22 @@ class Deviation extends Error {}
  * answer, the tools' outcome, a decision, a crash and resume), and checks that the turn went
  * where the path says. Then checks every invariant over what happened.
  */
+const RunPathOptions = z.strictObject({
+  invariants: z
+    .array(
+      z.custom<UserInvariant>((value) => typeof (value as UserInvariant | undefined)?.name === 'string' && typeof (value as UserInvariant).check === 'function', {
+        message: 'expected an invariant {name, check(run)}',
+      }),
+    )
+    .optional(),
+  stepTimeoutMs: positiveInt.optional(),
+  toolTimeoutMs: positiveInt.optional(),
+  approvalTimeoutMs: positiveInt.optional(),
+  abortGraceMs: nonnegativeInt.optional(),
+});
+
 export async function runPath(script: AgentPath | string, makeAgent: MakeAgent, options: RunPathOptions = {}): Promise<PathRun> {
+  checkOptions('runPath', RunPathOptions, options);
   const path = parsePath(script);
   const stepTimeoutMs = options.stepTimeoutMs ?? 2_000;
   const world = createWorld();
