@@ -13,6 +13,7 @@ import {
   TillerCompactionError,
   WindowManager,
 } from '@tiller/compaction';
+import { connect, DurableError, durableServices } from '@tiller/restate';
 import { createSessionLog, JsonlStore, type SessionLog } from '@tiller/session';
 import {
   agentPaths,
@@ -40,8 +41,8 @@ import {
 import { recordingTools } from '../helpers.js';
 
 /**
- * Options objects of every public function that takes one, in @tiller/shell, @tiller/compaction
- * and @tiller/testing (@tiller/restate's are in its own test/reliability): a valid object with one to
+ * Options objects of every public function that takes one, in @tiller/shell, @tiller/compaction,
+ * @tiller/testing and @tiller/restate (what it checks before any server is involved): a valid object with one to
  * three options set to junk, removed, or misspelt, or junk in place of the whole object. Each call
  * works, or throws its package's typed error naming the function and an option that was changed;
  * a refused call writes nothing.
@@ -207,6 +208,7 @@ interface Target {
 
 const shellError = (e: unknown) => ShellError.isInstance(e);
 const compactionError = (e: unknown) => TillerCompactionError.isInstance(e);
+const restateError = (e: unknown) => DurableError.isInstance(e);
 // @tiller/testing has no error class of its own: a bad option is a TypeError (or RangeError) naming it.
 const testingError = (e: unknown) => e instanceof TypeError || e instanceof RangeError;
 
@@ -371,6 +373,31 @@ const targets: Target[] = [
     call: (o) => generatePiSession(o as never),
     typed: testingError,
   },
+  // @tiller/restate: what it checks before any server is involved
+  {
+    name: 'durableServices',
+    valid: () => ({ model: scriptedModel([]), tools: [recordingTools().echo], name: 'Chat', limits: { maxIterations: 3 }, inactivityTimeoutMs: 60_000 }),
+    spec: {
+      model: 'custom',
+      tools: 'list',
+      policy: 'fn',
+      systemPrompt: 'str',
+      compactor: 'custom',
+      compactorOptions: 'any',
+      hooks: 'obj',
+      limits: 'obj',
+      ...LIMITS,
+      name: 'text',
+      sessionLog: 'fn',
+      onEvent: 'fn',
+      inactivityTimeoutMs: 'int+',
+      abortTimeoutMs: 'int+',
+    },
+    required: ['model'],
+    call: (o) => durableServices(o as never),
+    typed: restateError,
+  },
+  { name: 'connect', valid: () => ({ ingressUrl: 'http://127.0.0.1:8080', name: 'Chat' }), spec: { ingressUrl: 'custom', name: 'text' }, required: ['ingressUrl'], call: (o) => connect(o as never), typed: restateError },
 ];
 
 describe('fuzzing options', () => {
