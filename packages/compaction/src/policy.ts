@@ -62,6 +62,12 @@ const count = (name: string) => z.number({ message: `${name} must be a number` }
 const DisabledOptions = z.strictObject({ maxTurns: count('maxTurns') });
 const LocalSummarizerOptions = z.strictObject({ model: z.string().min(1), apiKey: z.string().optional() });
 const TurnCapOptions = z.strictObject({ maxTurns: count('maxTurns'), maxTokensPerTurn: count('maxTokensPerTurn') });
+// Each scenario's factory checks what it needs; this checks what none of them would (an option a scenario leaves unused).
+const ScenarioOptions = z.strictObject({ maxTurns: count('maxTurns'), maxTokensPerTurn: count('maxTokensPerTurn'), model: z.string().min(1), apiKey: z.string() }).partial();
+const BindOptions = z.strictObject({
+  catalog: z.custom<ModelCatalog>((value) => typeof (value as ModelCatalog | undefined)?.contextWindow === 'function', { message: 'expected a ModelCatalog' }).optional(),
+  reserveTokens: z.number().int().nonnegative().optional(),
+});
 
 function parse<S extends z.ZodType>(schema: S, input: unknown, entryPoint: string): z.output<S> {
   const result = schema.safeParse(input);
@@ -73,7 +79,8 @@ function parse<S extends z.ZodType>(schema: S, input: unknown, entryPoint: strin
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
-function resolveBinding(kind: string, model: string | { id: string; contextWindow: number }, options: BindOptions): PolicyBinding {
+function resolveBinding(kind: string, model: string | { id: string; contextWindow: number }, bind: BindOptions): PolicyBinding {
+  const options = parse(BindOptions, bind, `CompactionPolicy.${kind}.bindTo`);
   const reserveTokens = options.reserveTokens ?? DEFAULT_COMPACTION_SETTINGS.reserveTokens;
   const id = typeof model === 'string' ? model : model.id;
   const contextWindow = typeof model === 'string' ? (options.catalog ?? defaultModelCatalog).contextWindow(model) : model.contextWindow;
@@ -200,6 +207,16 @@ export interface ScenarioOptions {
 
 /** The policy of a scenario letter; its factory checks the options it needs. */
 export function policyForScenario(letter: string, options: ScenarioOptions = {}): CompactionPolicy {
+  try {
+    return scenarioPolicy(letter, parse(ScenarioOptions, options, `policyForScenario("${letter}")`));
+  } catch (error) {
+    // The factory names itself; say too which call gave it the options.
+    if (CompactionPolicyError.isInstance(error) && !error.message.startsWith('policyForScenario')) throw new CompactionPolicyError(`policyForScenario("${letter}") -> ${error.message}`);
+    throw error;
+  }
+}
+
+function scenarioPolicy(letter: string, options: ScenarioOptions): CompactionPolicy {
   switch (letter) {
     case 'A':
       return CompactionPolicy.disabled({ maxTurns: options.maxTurns as number });

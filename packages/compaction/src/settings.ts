@@ -25,6 +25,8 @@ export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = Object.freeze({
  * `CompactionConfigError` naming it and `entryPoint`.
  */
 export function compactionSettings(input: Partial<CompactionSettings> = {}, entryPoint = 'compactionSettings'): CompactionSettings {
+  // Checked before the defaults are spread in: spreading a number or a string gives the defaults.
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) parseOptions(CompactionSettings.partial(), input, entryPoint);
   return parseOptions(CompactionSettings, { ...DEFAULT_COMPACTION_SETTINGS, ...input }, entryPoint);
 }
 

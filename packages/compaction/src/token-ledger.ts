@@ -2,6 +2,8 @@ import type { Entry } from '@tiller/core';
 import { buildContext, entryMessage } from '@tiller/core';
 import { calculateContextTokens, estimateTokens, trustedUsage } from './estimate-tokens.js';
 import { keptStartIndex, lastCompactionIndex } from './path-scan.js';
+import { z } from 'zod';
+import { parseOptions } from './parse-options.js';
 import type { TokenCounter } from './token-counter.js';
 
 /** The context's estimated size as a ledger sees it. */
@@ -34,6 +36,9 @@ export interface TokenLedger {
 export interface LedgerOptions {
   counter?: TokenCounter | undefined;
 }
+const LedgerOptions = z.strictObject({
+  counter: z.custom<TokenCounter>((value) => typeof (value as TokenCounter | undefined)?.count === 'function', { message: 'expected a TokenCounter' }).optional(),
+});
 
 /**
  * A ledger for `path` (empty by default). Loading a path costs one backward scan to its latest
@@ -41,7 +46,7 @@ export interface LedgerOptions {
  * usage: it never estimates the whole history.
  */
 export function createTokenLedger(path: readonly Entry[] = [], options: LedgerOptions = {}): TokenLedger {
-  const { counter } = options;
+  const { counter } = parseOptions(LedgerOptions, options, 'createTokenLedger');
   const entries: Entry[] = path.slice();
   let base = 0;
   let trailing = 0;

@@ -5,6 +5,7 @@ import type { ParkedApproval, RunningTurn } from './session-object.js';
 import type { TurnMessage } from './turn-message.js';
 import type { PostResult } from './inbox-object.js';
 import { DurableClientError } from './errors/durable-client-error.js';
+import { DurableOptionsError } from './errors/durable-options-error.js';
 import { InvalidMessageError } from './errors/invalid-message-error.js';
 
 export interface ConnectOptions {
@@ -49,7 +50,14 @@ export interface DurableClient {
   session(id: string): DurableSession;
 }
 
+const ConnectOptions = z.strictObject({
+  ingressUrl: z.url({ protocol: /^https?$/, error: 'expected the ingress URL (http://host:port)' }),
+  name: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,62}$/, 'expected the name given to serve: a letter, then letters, digits or "_"').optional(),
+});
+
 export function connect(options: ConnectOptions): DurableClient {
+  const checked = ConnectOptions.safeParse(options);
+  if (!checked.success) throw new DurableOptionsError(`connect: invalid options:\n${z.prettifyError(checked.error)}`);
   const ingress = options.ingressUrl.replace(/\/+$/, '');
   const name = options.name ?? 'TillerSession';
 

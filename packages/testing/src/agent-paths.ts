@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import type { Tool } from '@tiller/shell';
+import { z } from 'zod';
+import { checkOptions } from './check-options.js';
 import { pathName, type AgentPath, type PathStep, type PlannedCall, type RetriedFault, type ScriptedStep } from './path-step.js';
 import { schemaArbitrary } from './schema-arbitrary.js';
 import { graphPaths, type CallClass, type GraphOptions, type GraphPath, type GraphStep } from './turn-graph.js';
@@ -74,7 +76,21 @@ export interface AgentPaths extends Array<AgentPath> {
  * each waiting point, faults, outcomes), each story again with the model's retried faults, and
  * each story with a crash and resume after every step.
  */
+const AgentPathsOptions = z.strictObject({
+  tools: z.array(z.custom<Tool>((value) => (value as Tool | undefined)?.kind === 'tiller.tool', { message: 'expected a tool made by defineTool' })).optional(),
+  policy: z.record(z.string(), z.enum(['allow', 'ask', 'deny'])).optional(),
+  arbitraries: z.record(z.string(), z.custom<fc.Arbitrary<Record<string, unknown>>>((value) => value instanceof fc.Arbitrary, { message: 'expected a fast-check arbitrary' })).optional(),
+  iterations: z.number().int().nonnegative().optional(),
+  maxLength: z.number().int().nonnegative().optional(),
+  faults: z.array(z.enum(PATH_FAULTS as unknown as [PathFault, ...PathFault[]])).optional(),
+  hostActions: z.boolean().optional(),
+  crashes: z.boolean().optional(),
+  exhaustive: z.boolean().optional(),
+  seed: z.number().int().nonnegative().optional(),
+});
+
 export function agentPaths(options: AgentPathsOptions = {}): AgentPaths {
+  checkOptions('agentPaths', AgentPathsOptions, options);
   const iterations = options.iterations ?? 1;
   const maxLength = options.maxLength ?? 14;
   const faults = new Set(options.faults ?? PATH_FAULTS);

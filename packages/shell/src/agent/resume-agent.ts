@@ -27,6 +27,7 @@ export type ResumeOptions = AgentOptions &
  * line (a write a crash cut short) is left out and reported to `listener` as a `shell.error`.
  */
 export async function resumeAgent({ listener, ...options }: ResumeOptions): Promise<Agent> {
+  if (listener !== undefined && typeof listener !== 'function') throw new AgentOptionsError('resumeAgent: invalid options:\n✖ expected a function (event) => void\n  → at listener');
   const resolved = resolveAgentOptions(options, 'resumeAgent');
   const { session, journal } = resolved;
   if (!session || !journal) throw new AgentOptionsError('resumeAgent: invalid options:\n✖ session and journal are required to resume');
@@ -40,15 +41,24 @@ export async function resumeAgent({ listener, ...options }: ResumeOptions): Prom
     return agent;
   };
   if (lines.length === 0) return fresh();
-  const replay = replayJournal(lines, { session, segments: 'last' });
+  // A file journal's errors name its file (and line, when one line is wrong); so do the replay's.
+  const { path } = journal as { path?: unknown };
+  const source = typeof path === 'string' ? path : 'the journal';
+  let replay: ReturnType<typeof replayJournal>;
+  try {
+    replay = replayJournal(lines, { session, segments: 'last' });
+  } catch (error) {
+    if (!JournalError.isInstance(error)) throw error;
+    throw new JournalError(`resumeAgent: ${source}: ${error.message}`, { cause: error });
+  }
   if (replay.divergence) {
     const { seq, inputType } = replay.divergence;
-    throw new JournalError(`resumeAgent: the journal does not replay: input ${seq} (${inputType}) gives other effects than it recorded`);
+    throw new JournalError(`resumeAgent: ${source}: the journal does not replay: input ${seq} (${inputType}) gives other effects than it recorded`);
   }
   const { snapshot } = replay;
   const entries = snapshot.context.entries;
   const lost = entries.slice(replay.header.baseSize).filter((entry) => !session.has(entry.id));
-  if (snapshot.context.turn || lost.length > 0) refuseJournalBehind(entries.toArray(), session, replay.header);
+  if (snapshot.context.turn || lost.length > 0) refuseJournalBehind(entries.toArray(), session, replay.header, source);
   if (lost.length > 0) await session.append(lost);
   // No turn was running: nothing to carry on, and a new segment keeps the next resume short.
   if (!snapshot.context.turn) return fresh();
@@ -78,13 +88,13 @@ export async function resumeAgent({ listener, ...options }: ResumeOptions): Prom
  * on the branch the turn left. A segment that did not record the log's size falls back to the
  * leaf: it must be the last entry the journal's turn wrote that the session has.
  */
-function refuseJournalBehind(entries: readonly Entry[], session: SessionLog, header: JournalHeader): void {
+function refuseJournalBehind(entries: readonly Entry[], session: SessionLog, header: JournalHeader, source: string): void {
   let expected = header.baseLeafId;
   for (const entry of entries) if (session.has(entry.id)) expected = entry.id;
   const ahead = header.sessionSize === undefined ? session.leafId !== expected : appendedElsewhere(entries.slice(header.baseSize), session, header.sessionSize);
   if (!ahead) return;
   throw new JournalError(
-    `resumeAgent: the journal is behind its session: the journal ends at entry ${expected ?? '(none)'} but the session's leaf is ${session.leafId ?? '(none)'} (a journal that lost its tail, or a restored backup); resume from the session alone with createAgent`,
+    `resumeAgent: ${source}: the journal is behind its session: the journal ends at entry ${expected ?? '(none)'} but the session's leaf is ${session.leafId ?? '(none)'} (a journal that lost its tail, or a restored backup); resume from the session alone with createAgent`,
   );
 }
 

@@ -1,5 +1,7 @@
 import { type FileHandle, open, readFile } from 'node:fs/promises';
 import type { ToolOutcome } from '@tiller/core';
+import { z } from 'zod';
+import { AgentOptionsError } from '../errors/agent-options-error.js';
 import type { JournalLine } from './journal-format.js';
 import { parseJournal, type TornLine } from './parse-journal.js';
 
@@ -37,13 +39,18 @@ export interface FileJournalOptions {
   durability?: 'always' | 'never';
 }
 
+const FileJournalOptions = z.strictObject({ durability: z.enum(['always', 'never']).optional() });
+
 /**
  * A JSONL journal file; a new agent over the same file starts a new segment with its header. A
  * file a crash left with a torn last line gets a line break before the next line, so the torn
  * part stays a line of its own (which `read` reports and leaves out).
  */
 export function fileJournal(path: string, options: FileJournalOptions = {}): JournalStore & { readonly path: string; close(): Promise<void> } {
-  const sync = (options.durability ?? 'always') === 'always';
+  if (typeof path !== 'string' || path === '') throw new AgentOptionsError(`fileJournal: expected the journal file's path, got ${JSON.stringify(path) ?? String(path)}`);
+  const checked = FileJournalOptions.safeParse(options);
+  if (!checked.success) throw new AgentOptionsError(`fileJournal(${path}): invalid options:\n${z.prettifyError(checked.error)}`);
+  const sync = (checked.data.durability ?? 'always') === 'always';
   const compact = compactToolResults();
   let handle: Promise<FileHandle> | undefined;
   let queue: Promise<void> = Promise.resolve();

@@ -49,9 +49,11 @@ export function parseJournal(text: string, source = 'journal'): ParsedJournal {
     if (isLine(value, 'input')) value = withRecordedResults(value, finished, where);
     const parsed = JournalLine.safeParse(value);
     if (!parsed.success) throw new JournalError(`${where}: not a journal line:\n${z.prettifyError(parsed.error)}`);
+    if (lines.length === 0 && parsed.data.type !== 'header') {
+      throw new JournalError(`${where}: a journal starts with a header line; its first line is a "${parsed.data.type}" line`);
+    }
     lines.push(parsed.data);
   }
-  if (lines.length > 0 && lines[0]!.type !== 'header') throw new JournalError(`${source}: a journal starts with a header line`);
   return { lines, torn };
 }
 

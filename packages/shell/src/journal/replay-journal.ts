@@ -1,5 +1,7 @@
 import { type Effect, type Entry, start, step, type TurnSnapshot } from '@tiller/core';
 import type { SessionLog } from '@tiller/session';
+import { z } from 'zod';
+import { AgentOptionsError } from '../errors/agent-options-error.js';
 import { JournalError } from '../errors/journal-error.js';
 import { effectDigest, effectsHash } from '@tiller/core';
 import { type JournalHeader, type JournalLine, journalSegments } from './journal-format.js';
@@ -42,14 +44,26 @@ export interface ReplayJournalOptions {
   segments?: 'all' | 'last' | undefined;
 }
 
+const ReplayOptions = z.strictObject({
+  session: z
+    .custom<SessionLog>((value) => typeof (value as SessionLog | undefined)?.path === 'function' && typeof (value as SessionLog).has === 'function', {
+      message: 'expected a SessionLog (createSessionLog(store))',
+    })
+    .optional(),
+  base: z.array(z.custom<Entry>((value) => typeof value === 'object' && value !== null && typeof (value as Entry).id === 'string', { message: 'expected an entry' })).optional(),
+  segments: z.enum(['all', 'last']).optional(),
+});
+
 /**
  * Rebuilds the turns of a journal: every recorded input through `step`, with no model and no
  * tool, segment by segment. A step whose effects differ from the recorded ones, in any part of
  * their content, is the divergence (the first one is reported).
  */
 export function replayJournal(journal: readonly JournalLine[], options: ReplayJournalOptions = {}): JournalReplay {
+  const checked = ReplayOptions.safeParse(options);
+  if (!checked.success) throw new AgentOptionsError(`replayJournal: invalid options:\n${z.prettifyError(checked.error)}`);
   const all = journalSegments(journal);
-  if (all.length === 0) throw new JournalError('the journal has no header line');
+  if (all.length === 0) throw new JournalError('replayJournal: the journal has no header line');
   const segments = options.segments === 'last' ? all.slice(-1) : all;
   let divergence: JournalDivergence | null = null;
   let inputs = 0;
@@ -74,7 +88,15 @@ export function replayJournal(journal: readonly JournalLine[], options: ReplayJo
 }
 
 function baseOf(header: JournalHeader, options: ReplayJournalOptions, isLast: boolean): readonly Entry[] {
-  const base = (isLast ? options.base : undefined) ?? (options.session && header.baseLeafId !== null ? options.session.path(header.baseLeafId) : []);
+  const given = isLast ? options.base : undefined;
+  const { session } = options;
+  if (!given && session && header.baseLeafId !== null && !session.has(header.baseLeafId)) {
+    // A journal of another session, or one the session lost entries of.
+    throw new JournalError(
+      `the journal's segment of ${header.createdAt} started from entry ${JSON.stringify(header.baseLeafId)}, which the session given does not have: pass the session it was written with`,
+    );
+  }
+  const base = given ?? (session && header.baseLeafId !== null ? session.path(header.baseLeafId) : []);
   const last = base.at(-1)?.id ?? null;
   if (last !== header.baseLeafId || base.length !== header.baseSize) {
     throw new JournalError(

@@ -1,6 +1,8 @@
 import type { AssistantContentPart, StopReason, Usage } from '@tiller/core';
 import { jsonSchema, type LanguageModel, type LanguageModelUsage, streamText, type ToolSet, tool } from 'ai';
 import { ModelError, type ModelStreamPart, type TillerModel, type ToolSpec } from '@tiller/core';
+import { z } from 'zod';
+import { AgentOptionsError } from '../errors/agent-options-error.js';
 import { classifyModelError } from './classify-model-error.js';
 import { toModelMessages } from './to-model-messages.js';
 
@@ -13,12 +15,23 @@ export interface FromLanguageModelOptions {
   callSettings?: Omit<Parameters<typeof streamText>[0], 'model' | 'messages' | 'prompt' | 'system' | 'tools' | 'abortSignal' | 'maxRetries'> | undefined;
 }
 
+const Options = z.strictObject({
+  contextWindow: z.number().int().positive().optional(),
+  id: z.string().min(1, 'expected a model id').optional(),
+  callSettings: z.record(z.string(), z.unknown()).optional(),
+});
+
 /**
  * Any AI SDK 6 language model as a Tiller model, through `streamText`. Tools are declared without
  * `execute`, so the SDK reports the calls and the shell runs them. Retries are the shell's: the
  * SDK's own are off, and its errors are classified for the shell (transient, overflow, fatal).
  */
 export function fromLanguageModel(model: LanguageModel, options: FromLanguageModelOptions = {}): TillerModel {
+  if (typeof model !== 'string' && (typeof model !== 'object' || model === null || typeof (model as { modelId?: unknown }).modelId !== 'string')) {
+    throw new AgentOptionsError('fromLanguageModel: expected an AI SDK language model (such as provider.chatModel(id)) or a model id');
+  }
+  const checked = Options.safeParse(options);
+  if (!checked.success) throw new AgentOptionsError(`fromLanguageModel: invalid options:\n${z.prettifyError(checked.error)}`);
   const id = options.id ?? (typeof model === 'string' ? model : `${model.provider}/${model.modelId}`);
   return {
     id,

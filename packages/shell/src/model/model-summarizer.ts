@@ -1,11 +1,23 @@
 import type { Summarizer } from '@tiller/compaction';
 import type { TillerModel } from '@tiller/core';
+import { z } from 'zod';
+import { AgentOptionsError } from '../errors/agent-options-error.js';
+
+const Model = z.object({
+  id: z.string().min(1, 'expected the model id'),
+  stream: z.custom<TillerModel['stream']>((value) => typeof value === 'function', { message: 'expected stream(request)' }),
+  contextWindow: z.number().int().positive().optional(),
+});
 
 /**
  * A model as the summarizer of `WindowManager({strategy: 'summarize'})`: the compactor's prompt as
  * one user message, no tools, the reply's text as the summary. Often the agent's own model, as in pi.
  */
 export function modelSummarizer(model: TillerModel): Summarizer {
+  const checked = Model.safeParse(model);
+  if (!checked.success) {
+    throw new AgentOptionsError(`modelSummarizer: expected a Tiller model (an object with an id and stream(request)):\n${z.prettifyError(checked.error)}`);
+  }
   return {
     model: model.id,
     contextWindow: model.contextWindow,

@@ -34,7 +34,8 @@ export interface Tool<S extends z.ZodType = z.ZodType> extends ToolDefinition<S>
   readonly spec: ToolSpec;
 }
 
-const Definition = z.object({
+// Strict: a misspelt option (`timeoutMS`, `idempotant`) is refused, never ignored.
+const Definition = z.strictObject({
   name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'expected 1-64 letters, digits, "_" or "-" (what providers accept as a tool name)'),
   description: z.string().min(1, 'expected a description the model can read'),
   input: z.custom<z.ZodType>((v) => v instanceof z.ZodType, {

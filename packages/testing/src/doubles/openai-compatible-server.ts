@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
+import { checkOptions } from '../check-options.js';
 
 /** A streamed reply: reasoning, text and tool calls as SSE deltas, usage last. */
 export interface StreamScript {
@@ -79,7 +81,17 @@ export interface OpenAICompatibleServer {
  * to `/v1/messages` is answered in Anthropic's format instead (its events, its error bodies), from
  * the same script. Each stream can wait before its first chunk and between chunks.
  */
+const REPLY_KINDS = ['stream', 'status', 'fault', 'hang', 'silent', 'broken'];
+const ServerOptions = z.strictObject({
+  script: z.array(
+    z.custom<ServerReply>((value) => typeof value === 'object' && value !== null && REPLY_KINDS.some((k) => k in value), {
+      message: `expected a reply: an object with one of ${REPLY_KINDS.join(', ')}`,
+    }),
+  ),
+});
+
 export async function startOpenAICompatibleServer(options: OpenAICompatibleServerOptions): Promise<OpenAICompatibleServer> {
+  checkOptions('startOpenAICompatibleServer', ServerOptions, options);
   const { script } = options;
   const requests: RecordedHttpRequest[] = [];
   const waiting: Array<{ n: number; resolve: (request: RecordedHttpRequest) => void }> = [];

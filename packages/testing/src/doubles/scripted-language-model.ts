@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { checkOptions } from '../check-options.js';
 import {
   APICallError,
   type LanguageModelV3,
@@ -53,6 +55,7 @@ export interface ScriptedLanguageModel extends LanguageModelV3 {
  * naming the call.
  */
 export function scriptedLanguageModel(script: readonly LanguageModelStep[], options: { modelId?: string } = {}): ScriptedLanguageModel {
+  checkOptions('scriptedLanguageModel', z.strictObject({ modelId: z.string().min(1).optional() }), options);
   const calls: LanguageModelCall[] = [];
   let lastPrompt: LanguageModelV3Prompt | undefined;
   const modelId = options.modelId ?? 'scripted-language-model';

@@ -11,6 +11,8 @@ import {
   type TillerModel,
   type Usage,
 } from '@tiller/core';
+import { z } from 'zod';
+import { checkOptions, positiveInt } from '../check-options.js';
 
 /** A reply the scripted model streams. */
 export interface ScriptedReply {
@@ -80,12 +82,15 @@ export interface ScriptedModelOptions {
   contextWindow?: number;
 }
 
+const ScriptedModelOptions = z.strictObject({ id: z.string().min(1).optional(), contextWindow: positiveInt.optional() });
+
 /**
  * A deterministic model for tests and demos: call n plays step n of the script, streaming
  * thinking, text and tool-call deltas, then the message; or throws the scripted `ModelError`.
  * A call past the end of the script fails as fatal, naming the call.
  */
 export function scriptedModel(script: readonly ScriptStep[], options: ScriptedModelOptions = {}): ScriptedModel {
+  checkOptions('scriptedModel', ScriptedModelOptions, options);
   const requests: RecordedRequest[] = [];
   const messages = sharedMessages();
   const id = options.id ?? 'scripted/model';

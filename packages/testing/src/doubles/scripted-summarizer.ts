@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { checkOptions, fn, nonnegativeInt, positiveInt } from '../check-options.js';
 import type { Usage } from '@tiller/core';
 
 /**
@@ -37,7 +39,16 @@ export interface ScriptedSummarizerOptions {
 }
 
 /** A deterministic summarizer for tests and demos that records what it is asked. */
+const ScriptedSummarizerOptions = z.strictObject({
+  reply: fn('a function (request, index) => string').optional(),
+  hold: z.boolean().optional(),
+  contextWindow: positiveInt.optional(),
+  model: z.string().min(1).optional(),
+  usagePerCall: nonnegativeInt.optional(),
+});
+
 export function scriptedSummarizer(options: ScriptedSummarizerOptions = {}): ScriptedSummarizer {
+  checkOptions('scriptedSummarizer', ScriptedSummarizerOptions, options);
   const requests: ScriptedSummaryRequest[] = [];
   const waiting: ScriptedSummaryRequest[] = [];
   const releases: Array<() => void> = [];

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { checkOptions } from '../check-options.js';
 import { appendAssistantMessage } from './assistant-message.js';
 import { appendBranch } from './branch-entry.js';
 import { appendCompaction } from './compaction-entry.js';
@@ -8,6 +10,17 @@ import { appendToolResult, toolCall } from './tool-round.js';
 import { appendUserMessage } from './user-message.js';
 
 export type { GeneratedPiSession, PiSessionCounts, PiSessionOptions } from './pi-session-options.js';
+
+const PiSessionOptionsSchema = z.strictObject({
+  seed: z.number().int().nonnegative(),
+  format: z.union([z.literal(1), z.literal(3)]),
+  turns: z.number().int().nonnegative().max(100_000, 'at most 100 000 turns (a session of hundreds of megabytes)').optional(),
+  longLastTurn: z.boolean().optional(),
+  rich: z.boolean().optional(),
+  compactions: z.boolean().optional(),
+  shellCommands: z.boolean().optional(),
+  branches: z.boolean().optional(),
+});
 
 /**
  * Realistic pi coding-agent session files, made from a seed: what a recorded session holds, without
@@ -23,6 +36,7 @@ export type { GeneratedPiSession, PiSessionCounts, PiSessionOptions } from './pi
  * The same options always give the same text.
  */
 export function generatePiSession(options: PiSessionOptions): GeneratedPiSession {
+  checkOptions('generatePiSession', PiSessionOptionsSchema, options);
   const state = sessionState(options);
   const { format } = options;
   const { random } = state;

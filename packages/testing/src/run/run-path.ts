@@ -2,12 +2,14 @@ import { NoOpCompactor } from '@tiller/compaction';
 import type { TurnOutcome, TurnSnapshot } from '@tiller/core';
 import { createSessionLog } from '@tiller/session';
 import { createAgent, memoryJournal, resumeAgent, type AgentEvent, type AgentOptions, type JournalLine, type JournalStore } from '@tiller/shell';
+import { z } from 'zod';
+import { checkOptions, nonnegativeInt, positiveInt } from '../check-options.js';
 import { parsePath, stepLabel, type AgentPath } from '../path-step.js';
 import { stateName } from '../turn-graph.js';
 import { actOn, type ActingRun } from './act-on-step.js';
 import { describeRun } from './describe-run.js';
 import { DurableStore } from './durable-store.js';
-import { checkInvariants } from './invariants.js';
+import { checkInvariants, type UserInvariant } from './invariants.js';
 import { hostView } from './host-view.js';
 import { journalMirror } from './journal-mirror.js';
 import { parkAt } from './park-at-step.js';
@@ -20,6 +22,20 @@ import { createWorld, type World } from './world.js';
 
 export type { AgentUnderTest, AgentWorld, MakeAgent, PathRun, RunPathOptions } from './path-run.js';
 
+const RunPathOptionsSchema = z.strictObject({
+  invariants: z
+    .array(
+      z.custom<UserInvariant>((value) => typeof (value as UserInvariant | undefined)?.name === 'string' && typeof (value as UserInvariant).check === 'function', {
+        message: 'expected an invariant {name, check(run)}',
+      }),
+    )
+    .optional(),
+  stepTimeoutMs: positiveInt.optional(),
+  toolTimeoutMs: positiveInt.optional(),
+  approvalTimeoutMs: positiveInt.optional(),
+  abortGraceMs: nonnegativeInt.optional(),
+});
+
 /**
  * Builds the agent with the world's model and drives it through the real shell along the path:
  * each step waits until the agent waits where the step applies, acts (a host call, the model's
@@ -27,6 +43,7 @@ export type { AgentUnderTest, AgentWorld, MakeAgent, PathRun, RunPathOptions } f
  * where the path says. Then checks every invariant over what happened.
  */
 export async function runPath(script: AgentPath | string, makeAgent: MakeAgent, options: RunPathOptions = {}): Promise<PathRun> {
+  checkOptions('runPath', RunPathOptionsSchema, options);
   const path = parsePath(script);
   const world = createWorld();
   const watched = toolWatcher(world);
