@@ -130,13 +130,16 @@ async function runCall(tool: Tool, call: ToolCallPart, args: unknown, options: T
 /**
  * Runs one call with its own signal: the turn's, joined with the call's time limit. The call is
  * raced against that signal, so a tool that ignores it cannot hold the turn past its time or an
- * abort; whatever it returns later is dropped.
+ * abort; whatever it returns later is dropped. The limit's timer is cleared when the call ends
+ * (`AbortSignal.timeout` would keep one pending for the whole limit after every call).
  */
 async function execute(tool: Tool, call: ToolCallPart, args: unknown, options: ToolBatchOptions): Promise<ToolOutcome> {
   const turn = options.signal;
   if (turn.aborted) return abortedOutcome(call);
   const timeoutMs = tool.timeoutMs ?? options.defaultTimeoutMs;
-  const signal = AbortSignal.any([turn, AbortSignal.timeout(timeoutMs)]);
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new DOMException(`the call did not finish within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
+  const signal = AbortSignal.any([turn, deadline.signal]);
   try {
     const output = await abortable(
       Promise.resolve().then(() => tool.execute(args, { toolCallId: call.id, signal })),
@@ -148,6 +151,8 @@ async function execute(tool: Tool, call: ToolCallPart, args: unknown, options: T
     if (turn.aborted) return abortedOutcome(call);
     if (signal.aborted) return errorOutcome(call.id, `Tool "${call.name}" did not finish within ${timeoutMs} ms and was stopped.`);
     return errorOutcome(call.id, `Tool "${call.name}" failed: ${describeThrown(error)}`);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
