@@ -49,7 +49,7 @@ export function createAgent(options: AgentOptions): Agent {
   const session = resolved.session ?? createSessionLog(new MemoryStore());
   const journal = resolved.journal ?? defaultJournal(session);
   const snapshot = start({ maxIterations: resolved.limits.maxIterations, entries: session.path() });
-  const runtime = createTurnRuntime({ options: resolved, session, journal, snapshot, header: journalHeader(resolved, session), nextSeq: 0, entryPoint: 'createAgent' });
+  const runtime = createTurnRuntime({ options: resolved, session, journal, snapshot, header: journal ? journalHeader(resolved, session) : null, nextSeq: 0, entryPoint: 'createAgent' });
   return hostApi(session, journal, runtime);
 }
 
