@@ -14,7 +14,7 @@ describe('the context meter', () => {
     const { snapshot } = step(first, { type: 'turn.start', turnId: 't1', at, message: { role: 'user', content: 'a question with some words in it' } });
     meter.follow(snapshot.context.entries);
     expect(meter.path).toBe(snapshot.context.entries.lend());
-    expect(meter.path.map((e) => e.type)).toEqual(snapshot.context.entries.toArray().map((e) => e.type));
+    expect(meter.path.map((e) => e.id)).toEqual(snapshot.context.entries.toArray().map((e) => e.id));
     expect(meter.path.length).toBeGreaterThan(0);
     expect(meter.tokens()).toBeGreaterThan(before);
   });
