@@ -96,6 +96,21 @@ describe('the journal', () => {
     expect(torn.torn).toEqual([{ line: text.split('\n').length, text: '{"type":"inp' }]);
   });
 
+  it('is kept by an agent over a memory session only when one is given', async () => {
+    const { echo } = recordingTools();
+    const script = () => scriptedModel([{ toolCalls: [{ name: 'echo', args: { text: 'a' } }] }, { text: 'done' }]);
+    const bare = createAgent({ model: script(), tools: [echo] });
+    expect(await bare.prompt('hi')).toMatchObject({ status: 'completed' });
+    expect(bare.journal).toBeUndefined();
+
+    const journal = memoryJournal();
+    const kept = createAgent({ model: script(), tools: [echo], journal });
+    await kept.prompt('hi');
+    expect(kept.journal).toBe(journal);
+    expect(journal.lines.map((l) => l.type)).toContain('tool.finished');
+    expect(replayJournal(journal.lines).divergence).toBeNull();
+  });
+
   it('names the model and its window in each segment header, and the time of each tool start and finish', async () => {
     const { echo } = recordingTools();
     const journal = memoryJournal();

@@ -115,7 +115,7 @@ describe('resumeAgent after a crash', () => {
     expect(crashed.session.size).toBe(4);
     expect(model.requests[0]!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'toolResult']);
     // The journal continues the same segment: it still replays as one run.
-    const lines = await resumed.journal.read();
+    const lines = await crashed.journal.read();
     expect(lines.filter((l) => l.type === 'header')).toHaveLength(1);
   });
 

@@ -129,8 +129,8 @@ describe('two agents on one session log', () => {
     const session = createSessionLog(new MemoryStore());
     const modelA = scriptedModel([{ text: 'a1' }, { text: 'a2' }]);
     const modelB = scriptedModel([{ text: 'b1' }]);
-    const a = createAgent({ model: modelA, session });
-    const b = createAgent({ model: modelB, session });
+    const a = createAgent({ model: modelA, session, journal: memoryJournal() });
+    const b = createAgent({ model: modelB, session, journal: memoryJournal() });
 
     await a.prompt('to a');
     await b.prompt('to b');
@@ -139,7 +139,7 @@ describe('two agents on one session log', () => {
     expect(saidAll(modelA.requests[1]!.messages)).toEqual(['user:to a', 'assistant:a1', 'user:to b', 'assistant:b1', 'user:to a again']);
     expectOneChain(session.entries());
     for (const agent of [a, b]) {
-      expect(replayJournal(await agent.journal.read(), { session }).divergence).toBeNull();
+      expect(replayJournal(await agent.journal!.read(), { session }).divergence).toBeNull();
     }
   });
 

@@ -67,6 +67,10 @@ export const AgentOptions = z.strictObject({
       message: 'expected a SessionLog (createSessionLog(store))',
     })
     .optional(),
+  /**
+   * Where every input is journaled (what `resumeAgent` and `replayJournal` read). Default: beside
+   * the session's file when its store keeps one, else none.
+   */
   journal: z
     .custom<JournalStore>((value) => typeof (value as JournalStore | undefined)?.append === 'function', {
       message: 'expected a JournalStore (memoryJournal() or fileJournal(path))',

@@ -3,7 +3,7 @@ import { type ApprovalDecision, start, type ToolCallPart, type TurnOutcome, type
 import { createSessionLog, MemoryStore, type SessionLog } from '@tiller/session';
 import { z } from 'zod';
 import { now } from '../clock.js';
-import { fileJournal, journalPathFor, memoryJournal, type JournalStore } from '../journal/journal-store.js';
+import { fileJournal, journalPathFor, type JournalStore } from '../journal/journal-store.js';
 import type { AgentEvent, AgentListener } from './agent-event.js';
 import { AgentBusyError } from '../errors/agent-busy-error.js';
 import { InvalidMessageError } from '../errors/invalid-message-error.js';
@@ -17,7 +17,8 @@ export interface Agent extends AsyncIterable<AgentEvent> {
   /** The core's current snapshot (read-only); after a change to the log outside the agent, the next turn's start brings it up to the log. */
   readonly snapshot: TurnSnapshot;
   readonly session: SessionLog;
-  readonly journal: JournalStore;
+  /** Where the agent journals its inputs; undefined when it keeps no journal (see `AgentOptions.journal`). */
+  readonly journal: JournalStore | undefined;
   /**
    * Runs a turn from the session log's leaf as it stands now; resolves with how it ended. Throws
    * `AgentBusyError` while a turn of this agent runs, `SessionBusyError` while another agent's
@@ -53,14 +54,18 @@ export function createAgent(options: AgentOptions): Agent {
   const journal = resolved.journal ?? defaultJournal(session);
   const base = session.path();
   const snapshot = start({ maxIterations: resolved.limits.maxIterations, entries: base });
-  const runtime = createTurnRuntime({ options: resolved, session, journal, snapshot, header: journalHeader(resolved, session, base.length), nextSeq: 0, entryPoint: 'createAgent' });
+  const runtime = createTurnRuntime({ options: resolved, session, journal, snapshot, header: journal ? journalHeader(resolved, session, base.length) : null, nextSeq: 0, entryPoint: 'createAgent' });
   return hostApi(session, journal, runtime);
 }
 
-/** Beside the session's file when its store keeps one, else in memory. */
-function defaultJournal(session: SessionLog): JournalStore {
+/**
+ * Beside the session's file when its store keeps one. A session kept in memory gets no journal:
+ * nothing could resume from it after a crash, and lines kept for every input of every agent
+ * would grow with history (a host that wants one in memory passes `journal: memoryJournal()`).
+ */
+function defaultJournal(session: SessionLog): JournalStore | undefined {
   const { path } = session.store;
-  return path === undefined ? memoryJournal() : fileJournal(journalPathFor(path));
+  return path === undefined ? undefined : fileJournal(journalPathFor(path));
 }
 
 function toUserMessage(input: UserInput, method: string): UserMessage {
@@ -82,7 +87,7 @@ function toUserMessage(input: UserInput, method: string): UserMessage {
 }
 
 /** The host API over a runtime; `resumeAgent` builds the same over a replayed snapshot. */
-export function hostApi(session: SessionLog, journal: JournalStore, runtime: TurnRuntime): Agent {
+export function hostApi(session: SessionLog, journal: JournalStore | undefined, runtime: TurnRuntime): Agent {
   let starting = false;
   const agent: Agent = {
     get snapshot() {

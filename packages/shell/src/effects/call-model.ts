@@ -35,12 +35,13 @@ async function attemptModel(effect: CallLlmEffect, shell: EffectContext, signal:
   for (let attempt = 1; ; attempt++) {
     shell.publish({ type: 'llm.started', callId: effect.id, attempt, at: now() });
     shell.partial.begin(effect.id, model.id);
-    // Its own signal per attempt: a stream that timed out is told to stop, the turn goes on.
-    const attemptController = new AbortController();
-    const attemptSignal = AbortSignal.any([signal, attemptController.signal]);
+    // Its own signal per attempt (the turn's joined with the attempt's time limits): a stream that
+    // timed out is told to stop, the turn goes on.
+    const timedOut = new AbortController();
+    const attemptSignal = AbortSignal.any([signal, timedOut.signal]);
     try {
       const stream = model.stream({ messages, tools: effect.final ? [] : shell.toolSpecs, system: shell.options.systemPrompt, signal: attemptSignal });
-      const done = await streamToEnd(stream, effect, shell, signal, attemptController);
+      const done = await streamToEnd(stream, effect, shell, { signal: attemptSignal, timedOut });
       if (done) {
         const at = now();
         shell.publish({ type: 'llm.finished', callId: effect.id, stopReason: done.stopReason, usage: done.usage, at });
@@ -64,13 +65,19 @@ async function attemptModel(effect: CallLlmEffect, shell: EffectContext, signal:
   }
 }
 
+/** One attempt's signal, and the controller its time limits abort. */
+interface Attempt {
+  signal: AbortSignal;
+  timedOut: AbortController;
+}
+
 /** Reads the stream, publishing its deltas, up to its `done` part (undefined when it ends without one). */
-async function streamToEnd(stream: AsyncIterable<ModelStreamPart>, effect: CallLlmEffect, shell: EffectContext, signal: AbortSignal, attempt: AbortController) {
+async function streamToEnd(stream: AsyncIterable<ModelStreamPart>, effect: CallLlmEffect, shell: EffectContext, attempt: Attempt) {
   const parts = stream[Symbol.asyncIterator]();
   const { firstTokenTimeoutMs, streamIdleTimeoutMs } = shell.options.limits;
   try {
     for (let first = true; ; first = false) {
-      const next = await withinTime(parts.next(), signal, attempt, first ? firstTokenTimeoutMs : streamIdleTimeoutMs, () =>
+      const next = await withinTime(parts.next(), attempt, first ? firstTokenTimeoutMs : streamIdleTimeoutMs, () =>
         first
           ? `${shell.model.id} streamed nothing within ${firstTokenTimeoutMs} ms (limits.firstTokenTimeoutMs)`
           : `the stream of ${shell.model.id} went quiet for ${streamIdleTimeoutMs} ms (limits.streamIdleTimeoutMs)`,
@@ -104,13 +111,14 @@ async function streamToEnd(stream: AsyncIterable<ModelStreamPart>, effect: CallL
 }
 
 /**
- * One read of the stream, raced against the turn's signal and a time limit. At the limit the
- * attempt's stream is told to stop and the read fails as transient, so the call is retried.
+ * One read of the stream, raced against the attempt's signal (the turn's abort or a time limit).
+ * At the limit the attempt's stream is told to stop and the read fails as transient, so the call
+ * is retried.
  */
-async function withinTime<T>(read: Promise<T>, signal: AbortSignal, attempt: AbortController, timeoutMs: number, describe: () => string): Promise<T> {
-  const timer = setTimeout(() => attempt.abort(new ModelError('transient', describe())), timeoutMs);
+async function withinTime<T>(read: Promise<T>, attempt: Attempt, timeoutMs: number, describe: () => string): Promise<T> {
+  const timer = setTimeout(() => attempt.timedOut.abort(new ModelError('transient', describe())), timeoutMs);
   try {
-    return await abortable(read, AbortSignal.any([signal, attempt.signal]));
+    return await abortable(read, attempt.signal);
   } finally {
     clearTimeout(timer);
   }

@@ -16,6 +16,18 @@ export interface JournalWriter {
   close(): Promise<void>;
 }
 
+/**
+ * The writer of an agent that keeps no journal (a memory session without a `journal` option):
+ * no line is built, no digest or hash computed.
+ */
+export const noJournal: JournalWriter = {
+  input: async () => undefined,
+  toolStarted: async () => undefined,
+  toolFinished: async () => undefined,
+  segment: () => undefined,
+  close: async () => undefined,
+};
+
 /** `header` is null when the segment exists already (a resumed agent continues it at `nextSeq`). */
 export function createJournalWriter(store: JournalStore, header: JournalHeader | null, nextSeq: number): JournalWriter {
   let pendingHeader = header;

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { abortable } from './abortable.js';
 
@@ -8,6 +9,24 @@ describe('abortable', () => {
     const never = abortable(new Promise(() => {}), controller.signal);
     controller.abort('stop');
     await expect(never).rejects.toBe('stop');
+  });
+
+  it('listens to several signals: the first to abort gives its reason, and none keeps a listener once it settled', async () => {
+    const turn = new AbortController();
+    const limit = new AbortController();
+    const stopped = abortable(new Promise(() => {}), turn.signal, limit.signal);
+    limit.abort('time is up');
+    await expect(stopped).rejects.toBe('time is up');
+    turn.abort('later');
+
+    expect(getEventListeners(turn.signal, 'abort')).toHaveLength(0);
+
+    const host = new AbortController();
+    host.signal.addEventListener('abort', () => undefined);
+    const second = new AbortController();
+    expect(await abortable(Promise.resolve(1), host.signal, second.signal)).toBe(1);
+    expect(getEventListeners(host.signal, 'abort')).toHaveLength(1);
+    expect(getEventListeners(second.signal, 'abort')).toHaveLength(0);
   });
 
   it('leaves no unhandled rejection when work fails after the signal aborted', async () => {

@@ -4,8 +4,9 @@ import type { Entry, ToolSpec, TurnContext } from '@tiller/core';
 type Entries = TurnContext['entries'];
 
 /**
- * The session path the turn stands on, as an array the shell only appends to (a compactor gets it
- * without a copy), and the token ledger that follows it: the context's size at any boundary in O(1).
+ * The session path the turn stands on and the token ledger that follows it: the context's size at
+ * any boundary in O(1). The path is the core's own list of entries, lent (a compactor reads it
+ * without a copy, and the agent keeps no second array of its history).
  */
 export interface ContextMeter {
   readonly path: readonly Entry[];
@@ -13,7 +14,7 @@ export interface ContextMeter {
   readonly promptTokens: number;
   /** Brings the path and the ledger up to the core's entries (which only ever grow). */
   follow(entries: Entries): void;
-  /** Stands on another path (the log moved between turns): the path is refilled in place, the ledger rebuilt on first use. */
+  /** Stands on another path (the log moved between turns): the ledger is rebuilt on first use. */
   rebase(entries: Entries): void;
   /** The ledger, lent to a compactor (which advances it past what it appends) until `settleLoan`. */
   lend(): TokenLedger;
@@ -27,22 +28,24 @@ export interface ContextMeter {
 }
 
 export function createContextMeter(entries: Entries, systemPrompt: string | undefined, toolSpecs: readonly ToolSpec[]): ContextMeter {
-  const path: Entry[] = entries.toArray();
+  // The shell steps only the newest snapshot, so lending its list never copies.
+  let followed = entries;
   let ledger: TokenLedger | undefined;
   let lentAt: number | undefined;
   const promptTokens = estimateTextTokens(`${systemPrompt ?? ''}${JSON.stringify(toolSpecs)}`);
-  const current = (): TokenLedger => (ledger ??= createTokenLedger(path));
+  const current = (): TokenLedger => (ledger ??= createTokenLedger(followed.lend()));
   return {
-    path,
+    get path() {
+      return followed.lend();
+    },
     promptTokens,
     follow(next) {
-      for (let i = path.length; i < next.length; i++) path.push(next.at(i)!);
+      followed = next;
       if (!ledger) return;
-      for (let i = ledger.length; i < path.length; i++) ledger.append(path[i]!);
+      for (let i = ledger.length; i < next.length; i++) ledger.append(next.at(i)!);
     },
     rebase(next) {
-      path.length = 0;
-      for (let i = 0; i < next.length; i++) path.push(next.at(i)!);
+      followed = next;
       ledger = undefined;
       lentAt = undefined;
     },

@@ -7,7 +7,7 @@ import type { EffectAnswer, EffectContext } from '../effects/effect-context.js';
 import { AgentBrokenError } from '../errors/agent-broken-error.js';
 import { JOURNAL_FORMAT, JOURNAL_VERSION, type JournalHeader } from '../journal/journal-format.js';
 import type { JournalStore } from '../journal/journal-store.js';
-import { createJournalWriter } from '../journal/journal-writer.js';
+import { createJournalWriter, noJournal } from '../journal/journal-writer.js';
 import type { Tool } from '../tools/define-tool.js';
 import { type AskedBatch, createApprovals } from './approvals.js';
 import { createPartialReply } from './partial-reply.js';
@@ -23,7 +23,8 @@ import { sessionClaim } from './session-claim.js';
 export interface RuntimeInit {
   options: ResolvedAgentOptions;
   session: SessionLog;
-  journal: JournalStore;
+  /** Undefined when the agent keeps no journal. */
+  journal: JournalStore | undefined;
   snapshot: TurnSnapshot;
   /** Null when the journal segment exists already (a resumed agent continues it at `nextSeq`). */
   header: JournalHeader | null;
@@ -93,7 +94,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   const meter = createContextMeter(snapshot.context.entries, options.systemPrompt, toolSpecs);
   const approvals = createApprovals(options.limits.approvalTimeoutMs);
   const waiters = createOutcomeWaiters();
-  const journal = createJournalWriter(init.journal, init.header, init.nextSeq);
+  const journal = init.journal ? createJournalWriter(init.journal, init.header, init.nextSeq) : noJournal;
   const inspection = createInspection(options.inspect, `tiller.turn:${init.header?.baseLeafId ?? session.leafId ?? 'root'}`);
   const partial = createPartialReply();
   const claim = sessionClaim(session);

@@ -221,6 +221,24 @@ describe('runToolBatch', () => {
     expect((signal.reason as Error).name).toBe('TimeoutError');
   });
 
+  it('ends a call\'s time limit with the call: a signal the tool keeps is not aborted later by it', async () => {
+    let kept: AbortSignal | undefined;
+    const quick = defineTool({
+      name: 'quick',
+      description: 'keeps its signal and returns at once',
+      input: z.object({}),
+      timeoutMs: 10,
+      execute: (_args, context) => {
+        kept = context.signal;
+        return 'done';
+      },
+    });
+    const [only] = textOf(await runToolBatch(options([quick], [call('1', 'quick')])));
+    expect(only!.text).toBe('done');
+    await new Promise((r) => setTimeout(r, 40));
+    expect(kept!.aborted).toBe(false);
+  });
+
   it('does not run a tool once the turn is aborted', async () => {
     const controller = new AbortController();
     const ran: string[] = [];

@@ -1,6 +1,6 @@
 import type { ApprovalDecision, ToolCallPart, ToolOutcome } from '@tiller/core';
 import { z } from 'zod';
-import type { Tool } from './define-tool.js';
+import type { Tool, ToolContext } from './define-tool.js';
 import type { PolicyDecision, ToolPolicy } from './policy.js';
 import { abortable } from '../runtime/abortable.js';
 import { describeThrown, errorOutcome, toolOutcome, truncateOutcome } from './tool-output.js';
@@ -128,26 +128,40 @@ async function runCall(tool: Tool, call: ToolCallPart, args: unknown, options: T
 }
 
 /**
- * Runs one call with its own signal: the turn's, joined with the call's time limit. The call is
- * raced against that signal, so a tool that ignores it cannot hold the turn past its time or an
- * abort; whatever it returns later is dropped.
+ * Runs one call, raced against the turn's signal and the call's time limit, so a tool that
+ * ignores them cannot hold the turn past its time or an abort; whatever it returns later is
+ * dropped. The limit's timer is cleared when the call ends (`AbortSignal.timeout` would keep one
+ * pending for the whole limit after every call).
  */
 async function execute(tool: Tool, call: ToolCallPart, args: unknown, options: ToolBatchOptions): Promise<ToolOutcome> {
   const turn = options.signal;
   if (turn.aborted) return abortedOutcome(call);
   const timeoutMs = tool.timeoutMs ?? options.defaultTimeoutMs;
-  const signal = AbortSignal.any([turn, AbortSignal.timeout(timeoutMs)]);
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new DOMException(`the call did not finish within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
+  let signal: AbortSignal | undefined;
+  const context: ToolContext = {
+    toolCallId: call.id,
+    // The tool's own signal (the turn's joined with the limit) is made when the tool first reads
+    // it: most tools never do, and a joined signal costs more than the rest of the call.
+    get signal() {
+      return (signal ??= AbortSignal.any([turn, deadline.signal]));
+    },
+  };
   try {
     const output = await abortable(
-      Promise.resolve().then(() => tool.execute(args, { toolCallId: call.id, signal })),
-      signal,
+      Promise.resolve().then(() => tool.execute(args, context)),
+      turn,
+      deadline.signal,
     );
     // An abort the tool caused while it ran still counts.
     return turn.aborted ? abortedOutcome(call) : toolOutcome(call.id, call.name, output);
   } catch (error) {
     if (turn.aborted) return abortedOutcome(call);
-    if (signal.aborted) return errorOutcome(call.id, `Tool "${call.name}" did not finish within ${timeoutMs} ms and was stopped.`);
+    if (deadline.signal.aborted) return errorOutcome(call.id, `Tool "${call.name}" did not finish within ${timeoutMs} ms and was stopped.`);
     return errorOutcome(call.id, `Tool "${call.name}" failed: ${describeThrown(error)}`);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

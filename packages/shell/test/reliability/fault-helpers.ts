@@ -58,7 +58,7 @@ export async function sessionProblems(agent: Agent, checks: SessionChecks = {}):
   const held = agent.snapshot.context.entries.toArray().map((e) => e.id).join();
   if (logged !== held) problems.push(`the session log holds [${logged}], the core [${held}]`);
   try {
-    const replay = replayJournal(await agent.journal.read(), { session: agent.session });
+    const replay = replayJournal(await agent.journal!.read(), { session: agent.session });
     if (replay.divergence) problems.push(`the journal diverges at input ${replay.divergence.seq} (${replay.divergence.inputType})`);
     else if (serializeSnapshot(replay.snapshot) !== serializeSnapshot(agent.snapshot)) problems.push('the journal replays to another snapshot than the agent holds');
   } catch (error) {
