@@ -74,14 +74,7 @@ export interface OpenAICompatibleServer {
   close(): Promise<void>;
 }
 
-/**
- * A chat-completions endpoint on 127.0.0.1 (a free port) that plays its script in order: streams
- * as OpenAI-style SSE chunks (text, reasoning, tool calls split across deltas, usage last), errors
- * with the statuses and headers providers send, cut streams and calls that never answer. A request
- * to `/v1/messages` is answered in Anthropic's format instead (its events, its error bodies), from
- * the same script. Each stream can wait before its first chunk and between chunks.
- */
-const REPLY_KINDS = ['stream', 'status', 'fault', 'hang', 'silent', 'broken'];
+const REPLY_KINDS = ['stream', 'status', 'fault', 'hang', 'reset', 'silent', 'broken'];
 const ServerOptions = z.strictObject({
   script: z.array(
     z.custom<ServerReply>((value) => typeof value === 'object' && value !== null && REPLY_KINDS.some((k) => k in value), {
@@ -90,6 +83,13 @@ const ServerOptions = z.strictObject({
   ),
 });
 
+/**
+ * A chat-completions endpoint on 127.0.0.1 (a free port) that plays its script in order: streams
+ * as OpenAI-style SSE chunks (text, reasoning, tool calls split across deltas, usage last), errors
+ * with the statuses and headers providers send, cut streams and calls that never answer. A request
+ * to `/v1/messages` is answered in Anthropic's format instead (its events, its error bodies), from
+ * the same script. Each stream can wait before its first chunk and between chunks.
+ */
 export async function startOpenAICompatibleServer(options: OpenAICompatibleServerOptions): Promise<OpenAICompatibleServer> {
   checkOptions('startOpenAICompatibleServer', ServerOptions, options);
   const { script } = options;
