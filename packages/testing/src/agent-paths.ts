@@ -69,13 +69,6 @@ export interface AgentPaths extends Array<AgentPath> {
   named(): NamedPath[];
 }
 
-/**
- * Paths through the turn machine, generated from its graph, each a script of what the world does
- * to the agent: every story the turn can tell (prompt to end through replies, tool rounds,
- * approvals and failures), then every branch the world can make the turn take (host actions at
- * each waiting point, faults, outcomes), each story again with the model's retried faults, and
- * each story with a crash and resume after every step.
- */
 const AgentPathsOptions = z.strictObject({
   tools: z.array(z.custom<Tool>((value) => (value as Tool | undefined)?.kind === 'tiller.tool', { message: 'expected a tool made by defineTool' })).optional(),
   policy: z.record(z.string(), z.enum(['allow', 'ask', 'deny'])).optional(),
@@ -89,6 +82,13 @@ const AgentPathsOptions = z.strictObject({
   seed: z.number().int().nonnegative().optional(),
 });
 
+/**
+ * Paths through the turn machine, generated from its graph, each a script of what the world does
+ * to the agent: every story the turn can tell (prompt to end through replies, tool rounds,
+ * approvals and failures), then every branch the world can make the turn take (host actions at
+ * each waiting point, faults, outcomes), each story again with the model's retried faults, and
+ * each story with a crash and resume after every step.
+ */
 export function agentPaths(options: AgentPathsOptions = {}): AgentPaths {
   checkOptions('agentPaths', AgentPathsOptions, options);
   const iterations = options.iterations ?? 1;

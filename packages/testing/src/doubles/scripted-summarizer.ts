@@ -38,7 +38,6 @@ export interface ScriptedSummarizerOptions {
   usagePerCall?: number;
 }
 
-/** A deterministic summarizer for tests and demos that records what it is asked. */
 const ScriptedSummarizerOptions = z.strictObject({
   reply: fn('a function (request, index) => string').optional(),
   hold: z.boolean().optional(),
@@ -47,6 +46,7 @@ const ScriptedSummarizerOptions = z.strictObject({
   usagePerCall: nonnegativeInt.optional(),
 });
 
+/** A deterministic summarizer for tests and demos that records what it is asked. */
 export function scriptedSummarizer(options: ScriptedSummarizerOptions = {}): ScriptedSummarizer {
   checkOptions('scriptedSummarizer', ScriptedSummarizerOptions, options);
   const requests: ScriptedSummaryRequest[] = [];
