@@ -22,7 +22,7 @@ it('the API reference (pnpm docs:api) builds from the sources without a warning'
     expect(result.output).not.toMatch(/\[warning\]|\[error\]/);
     expect(result.ok).toBe(true);
     const modules = await readdir(join(out, 'modules'));
-    for (const name of ['core', 'session', 'compaction', 'shell', 'testing']) expect(modules.some((m) => m.includes(name))).toBe(true);
+    for (const name of ['core', 'session', 'compaction', 'shell', 'testing', 'restate']) expect(modules.some((m) => m.includes(name))).toBe(true);
   } finally {
     await rm(out, { recursive: true, force: true });
   }

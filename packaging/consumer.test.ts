@@ -14,16 +14,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readmeApp } from './readme-app.js';
 
 const execFileAsync = promisify(execFile);
-/** Children run as a user's would: without the workspace's `--conditions=@tiller/source`. */
-const userEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => key !== 'NODE_OPTIONS'));
+/**
+ * Children run as a user's would: without the workspace's `--conditions=@tiller/source`, and
+ * without the `NODE_PATH` pnpm's bin shims set to the workspace's own node_modules (through it,
+ * `createRequire` in an installed package found what the user never installed).
+ */
+const userEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => key !== 'NODE_OPTIONS' && key !== 'NODE_PATH'));
 const run = (file: string, args: string[], options: { cwd: string; maxBuffer?: number }) => execFileAsync(file, args, { ...options, env: userEnv });
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const tsc = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
 
 /** Every installable package, by folder. A new package is added here (see docs/packages.md). */
-const PACKAGES = ['packages/core', 'packages/session', 'packages/compaction', 'packages/shell', 'packages/testing', 'apps/cli', 'apps/inspector'];
-/** The peers a host installs beside Tiller, at the versions the workspace pins. */
-const PEERS = ['zod', 'xstate', 'ai'];
+const PACKAGES = ['packages/core', 'packages/session', 'packages/compaction', 'packages/shell', 'packages/testing', 'packages/restate', 'apps/cli', 'apps/inspector'];
+/**
+ * The peers a host installs beside Tiller, at the versions the workspace pins. Restate's server
+ * (an optional peer of @tiller/restate, for startLocalServer) is left out on purpose.
+ */
+const PEERS = ['zod', 'xstate', 'ai', '@restatedev/restate-sdk'];
 const DEV = ['typescript', '@types/node'];
 
 /** Building, packing, installing and two strict checks with skipLibCheck off take a while on two busy cores. */
@@ -33,7 +40,7 @@ const CHECK_TIMEOUT = 240_000;
 let project: string;
 
 async function pinnedVersion(name: string): Promise<string> {
-  const manifests = ['package.json', 'packages/core/package.json', 'packages/shell/package.json'];
+  const manifests = ['package.json', 'packages/core/package.json', 'packages/shell/package.json', 'packages/restate/package.json'];
   for (const manifest of manifests) {
     const pkg = JSON.parse(await readFile(join(root, manifest), 'utf8')) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
     const version = pkg.devDependencies?.[name] ?? pkg.dependencies?.[name];
@@ -76,6 +83,7 @@ beforeAll(async () => {
   await writeFile(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...strictOptions, module: 'NodeNext', moduleResolution: 'NodeNext', rootDir: 'src', outDir: 'out' }, include: ['src'] }, null, 2));
   await writeFile(join(app, 'tsconfig.bundler.json'), JSON.stringify({ compilerOptions: { ...strictOptions, module: 'ESNext', moduleResolution: 'Bundler', noEmit: true }, include: ['src'] }, null, 2));
   await copyFile(join(root, 'packaging/app/host-app.ts'), join(app, 'src/host-app.ts'));
+  await copyFile(join(root, 'packaging/app/durable-app.ts'), join(app, 'src/durable-app.ts'));
   await writeFile(join(app, 'src/readme-app.ts'), readmeApp(await readFile(join(root, 'README.md'), 'utf8')));
   await run('pnpm', ['install', '--offline'], { cwd: app });
 }, SETUP_TIMEOUT);
@@ -105,7 +113,8 @@ async function typeCheck(config: string): Promise<Diagnostic[]> {
 /**
  * Diagnostics the user could blame on Tiller: in their own code or in Tiller's declarations.
  * With `exactOptionalPropertyTypes` and `skipLibCheck: false`, tsc also reports errors inside
- * the declarations of `ai`, `@ai-sdk/provider` and `xstate` themselves; those are not Tiller's.
+ * the declarations of `ai`, `@ai-sdk/provider`, `xstate` and Restate's SDK core themselves; those
+ * are not Tiller's.
  */
 const tillers = (diagnostics: Diagnostic[]) => diagnostics.filter((d) => d.file.startsWith('src/') || d.file.includes('@tiller'));
 
@@ -114,7 +123,7 @@ describe('the packed packages, installed outside the workspace', () => {
     const diagnostics = await typeCheck('tsconfig.json');
     expect(tillers(diagnostics)).toEqual([]);
     const others = new Set(diagnostics.map((d) => d.file.replace(/^.*node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?/, '')));
-    for (const file of others) expect(file).toMatch(/^(ai|@ai-sdk\/provider|xstate)\//);
+    for (const file of others) expect(file, diagnostics.filter((d) => d.file.includes(file)).map((d) => d.text).join('\n')).toMatch(/^(ai|@ai-sdk\/provider|xstate|@restatedev\/restate-sdk-core)\//);
 
     const app = join(project, 'app');
     const { stdout } = await run(process.execPath, ['out/host-app.js'], { cwd: app });
@@ -137,6 +146,24 @@ describe('the packed packages, installed outside the workspace', () => {
     expect(stdout).toContain("status: 'completed'");
     const lines = (await readFile(join(app, 'session.jsonl'), 'utf8')).trim().split('\n');
     expect(lines.length).toBeGreaterThan(3);
+  }, CHECK_TIMEOUT);
+
+  it("give a durable agent's services on Restate that load with plain node: bound into the user's endpoint, served, checked", async () => {
+    const app = join(project, 'app');
+    // Compiled by the first check, with the user's strict tsc.
+    const { stdout } = await run(process.execPath, ['out/durable-app.js'], { cwd: app });
+    const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
+    expect(result).toMatchObject({
+      objects: ['Notes', 'NotesInbox'],
+      services: ['Notes', 'NotesInbox'],
+      dropped: 'later',
+      answer: [{ type: 'text', text: 'step answered' }],
+      plan: 'run',
+      tool: [{ type: 'text', text: 'noted: bread' }],
+    });
+    expect(result.badOption).toMatch(/^durableServices: invalid options:[\s\S]*at limits\.maxRetries/);
+    // The server is an optional peer: without it, startLocalServer says what to install.
+    expect(result.noServer).toMatch(/@restatedev\/restate-server is not installed/);
   }, CHECK_TIMEOUT);
 
   it('give an inspector that loads with plain node and ships its built page', async () => {

@@ -30,7 +30,12 @@ export interface DurableSession {
   prompt(input: string | UserMessage): Promise<TurnOutcome>;
   /** Sends a turn and returns once Restate has it. Sending the same `turnId` again starts nothing new. */
   start(input: string | UserMessage, options?: { turnId?: string }): Promise<StartedTurn>;
+  /**
+   * Sends a steering message for the running turn (it joins at the next boundary). With no turn
+   * running it is dropped: the result carries the core's `event.ignored` note with the message.
+   */
   steer(input: string | UserMessage): Promise<PostResult>;
+  /** Sends a follow-up for the running turn (it keeps the turn going); dropped with a note as `steer` is when none runs. */
   followUp(input: string | UserMessage): Promise<PostResult>;
   approve(decisions: ApprovalDecision | readonly ApprovalDecision[]): Promise<PostResult>;
   /** Cancels the running turn's invocation; it ends `aborted` with this reason. False when no turn runs. */

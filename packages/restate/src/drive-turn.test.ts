@@ -1,6 +1,6 @@
 import { type BlockingEffect, type Entry, type ProgressEvent, start, type TurnEvent } from '@tiller/core';
 import { describe, expect, it } from 'vitest';
-import { type ApprovalWake, driveTurn, type TurnEngine } from './drive-turn.js';
+import { type ApprovalWake, driveTurn, dropMessages, type TurnEngine } from './drive-turn.js';
 import type { TurnMessage } from './turn-message.js';
 
 /**
@@ -120,14 +120,39 @@ describe('driveTurn', () => {
     expect(texts(t.persisted)).toEqual(['user:go', 'assistant:', 'user:and then?', 'assistant:']);
   });
 
-  it('applies messages sent before the turn began right after it starts', async () => {
+  it('drops a steer that came for a turn cancelled before a boundary took it, with the core note carrying it', async () => {
     const clock = { now: () => '' };
-    const model = oneRound([], clock);
-    const t = memoryEngine((effect) => model(effect));
+    const model = oneRound(['a'], clock);
+    const t = memoryEngine((effect) => (effect.type === 'run_tools' ? new Error('cancelled') : model(effect)));
     clock.now = t.now;
-    const waiting: TurnMessage[] = [{ kind: 'steer', message: { role: 'user', content: 'early' }, at: t.now() }];
-    await driveTurn({ snapshot: start(), input: turnStart(t.now()), waiting, engine: t.engine });
-    expect(texts(t.persisted)).toEqual(['user:go', 'user:early', 'assistant:']);
+    t.during.set('run_tools', [{ kind: 'steer', message: { role: 'user', content: 'too late' }, at: '2026-01-01T00:00:30.000Z' }]);
+    const { outcome } = await driveTurn({ snapshot: start(), input: turnStart(t.now()), engine: t.engine });
+    expect(outcome.status).toBe('aborted');
+    expect(texts(t.persisted)).not.toContain('user:too late');
+    const ignored = t.events.filter((e) => e.type === 'event.ignored');
+    expect(ignored).toEqual([
+      { type: 'event.ignored', note: { eventType: 'steer', reason: 'the turn ended (aborted) before a boundary took it', at: expect.any(String), message: { role: 'user', content: 'too late' } } },
+    ]);
+    // The note comes before the turn's end, as the shell's does.
+    expect(t.events.indexOf(ignored[0]!)).toBeLessThan(t.events.findIndex((e) => e.type === 'turn.ended'));
+  });
+
+  it('dropMessages gives the core note for each message that reached no running turn, in order', async () => {
+    const at = '2026-01-01T00:00:00.000Z';
+    const messages: TurnMessage[] = [
+      { kind: 'steer', message: { role: 'user', content: 'left' }, at },
+      { kind: 'approval', decisions: [{ toolCallId: 'a', decision: 'allow' }], at },
+      { kind: 'follow_up', message: { role: 'user', content: 'and?' }, at },
+    ];
+    expect(dropMessages(start(), messages)).toEqual([
+      { eventType: 'steer', reason: 'no turn is running', at, message: { role: 'user', content: 'left' } },
+      { eventType: 'approval', reason: 'no turn is running', at },
+      { eventType: 'follow_up', reason: 'no turn is running', at, message: { role: 'user', content: 'and?' } },
+    ]);
+    // After a turn, the same: its last snapshot runs no turn.
+    const t = memoryEngine(oneRound([], { now: () => at }));
+    const { snapshot } = await driveTurn({ snapshot: start(), input: turnStart(at), engine: t.engine });
+    expect(dropMessages(snapshot, messages.slice(0, 1))).toHaveLength(1);
   });
 
   it('waits on an approval until every asked call is decided, ignoring decisions for other calls, and a timeout denies the rest', async () => {

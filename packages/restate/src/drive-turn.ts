@@ -2,6 +2,7 @@ import {
   type ApprovalDecision,
   type BlockingEffect,
   type Entry,
+  type IgnoredNote,
   isBlockingEffect,
   type ProgressEvent,
   type RequestApprovalEffect,
@@ -49,8 +50,6 @@ export interface DriveTurnOptions {
   snapshot: TurnSnapshot;
   /** The input that starts the turn (`turn.start`). */
   input: TurnEvent;
-  /** Messages that came while no turn ran; applied right after the turn starts, in order. */
-  waiting?: readonly TurnMessage[];
   engine: TurnEngine;
 }
 
@@ -100,6 +99,13 @@ export async function driveTurn(options: DriveTurnOptions): Promise<DrivenTurn> 
 
   const pendingId = () => snapshot.context.turn?.pending?.id;
 
+  const takeAll = async () => {
+    for (const message of await engine.takeMessages()) {
+      const input = messageInput(message);
+      if (input) await apply(input);
+    }
+  };
+
   /** Waits for decisions on every asked call, stepping other messages as they come; the timeout denies the rest. */
   const decide = async (effect: RequestApprovalEffect): Promise<TurnEvent | undefined> => {
     const approval = parkApproval(effect);
@@ -123,25 +129,17 @@ export async function driveTurn(options: DriveTurnOptions): Promise<DrivenTurn> 
 
   try {
     await apply(options.input);
-    // Messages sent before the turn began are its own: they join at its first boundary.
-    for (const message of options.waiting ?? []) {
-      const input = messageInput(message);
-      if (input) await apply(input);
-    }
     while (snapshot.context.turn && blocking && blocking.id === pendingId()) {
       const effect = blocking;
       const answer = effect.type === 'request_approval' ? await decide(effect) : await engine.perform(effect);
-      if (answer && decidesOnMessages(answer)) {
-        for (const message of await engine.takeMessages()) {
-          const input = messageInput(message);
-          if (input) await apply(input);
-        }
-      }
+      if (answer && decidesOnMessages(answer)) await takeAll();
       if (answer && pendingId() === effect.id) await apply(answer);
     }
   } catch (error) {
     const cancelled = await engine.cancellation(error);
     if (!cancelled) throw error;
+    // What came for the turn is its own: stepped before the abort, the core drops it with a note.
+    await takeAll();
     await apply({ type: 'abort', at: await engine.now(), reason: cancelled.reason });
   }
   if (!outcome) throw new Error('the turn stopped without an outcome: the core is waiting on no effect the driver can carry out');
@@ -205,3 +203,28 @@ function parkApproval(effect: RequestApprovalEffect) {
   };
 }
 
+
+/**
+ * What the core does with messages that reached no running turn (sent while none ran, or after
+ * the turn took its last ones): a steer or follow-up belongs to the turn it was sent to, so each
+ * is dropped with the core's `event.ignored` note, which carries the message for the host to send
+ * again. An approval decides nothing once its turn is over. `snapshot` is one where no turn runs
+ * (a turn's last snapshot, or `start()`); the notes come back in order.
+ */
+export function dropMessages(snapshot: TurnSnapshot, messages: readonly TurnMessage[]): IgnoredNote[] {
+  const notes: IgnoredNote[] = [];
+  for (const message of messages) {
+    const input = messageInput(message);
+    if (!input) {
+      notes.push({ eventType: 'approval', reason: 'no turn is running', at: message.at });
+      continue;
+    }
+    const result = step(snapshot, input);
+    snapshot = result.snapshot;
+    for (const effect of result.effects) {
+      if (effect.type === 'emit' && effect.event.type === 'event.ignored') notes.push(effect.event.note);
+      else throw new TypeError(`a ${message.kind} sent while no turn runs gave ${JSON.stringify(effect)}`);
+    }
+  }
+  return notes;
+}

@@ -29,4 +29,11 @@ describe('resolveDurableOptions', () => {
     expect(() => resolveDurableOptions({ model, limits: { maxToolConcurrency: 0 } }, 'durableServices')).toThrow(/durableServices[\s\S]*maxToolConcurrency/);
     expect(() => resolveDurableOptions({ model, tools: [{ name: 'x' }] as never }, 'serve')).toThrow(/defineTool[\s\S]*at tools\[0\]/);
   });
+
+  it('checks the limits with the shell schema: its names, its defaults, an unknown or bad limit named', () => {
+    expect(resolveDurableOptions({ model, limits: { approvalTimeoutMs: 86_400_000 } }, 'serve').limits).toMatchObject({ approvalTimeoutMs: 86_400_000, maxRetries: 3, toolTimeoutMs: 120_000 });
+    expect(() => resolveDurableOptions({ model, limits: { maxRetries: 1.5 } }, 'serve')).toThrow(/serve: invalid options:[\s\S]*at limits\.maxRetries/);
+    expect(() => resolveDurableOptions({ model, limits: { maxToolConcurency: 2 } as never }, 'serve')).toThrow(/maxToolConcurency/);
+    expect(() => resolveDurableOptions({ model, limits: 'many' as never }, 'serve')).toThrow(DurableOptionsError);
+  });
 });

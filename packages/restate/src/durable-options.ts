@@ -1,7 +1,7 @@
 import { type CompactionHooks, type Compactor, NoOpCompactor } from '@tiller/compaction';
 import type { ProgressEvent, TillerModel } from '@tiller/core';
 import type { SessionLog } from '@tiller/session';
-import type { AgentLimits, Tool, ToolPolicy } from '@tiller/shell';
+import { type AgentLimits, AgentOptionsError, resolveLimits, type Tool, type ToolPolicy } from '@tiller/shell';
 import { z } from 'zod';
 import { DurableOptionsError } from './errors/durable-options-error.js';
 
@@ -16,23 +16,6 @@ export interface DurableEvent {
 
 const ms = z.number().int().positive();
 const fn = <T>(what: string) => z.custom<T>((value) => typeof value === 'function', { message: `expected ${what}` });
-
-/**
- * The shell's limits, with the same names and defaults (the shell keeps its option schemas to
- * itself); `approvalTimeoutMs` is a durable timer here, so it may be hours.
- */
-const DurableLimits = z.strictObject({
-  maxIterations: z.number().int().nonnegative().default(25),
-  maxToolConcurrency: z.number().int().positive().default(4),
-  toolTimeoutMs: ms.default(120_000),
-  maxToolOutputChars: z.number().int().positive().default(50_000),
-  approvalTimeoutMs: ms.default(300_000),
-  maxRetries: z.number().int().nonnegative().default(3),
-  retryBaseDelayMs: z.number().int().nonnegative().default(1_000),
-  retryMaxDelayMs: z.number().int().nonnegative().default(30_000),
-  firstTokenTimeoutMs: ms.default(180_000),
-  streamIdleTimeoutMs: ms.default(120_000),
-}) satisfies z.ZodType<AgentLimits>;
 
 export const DurableAgentOptions = z.strictObject({
   model: z.custom<TillerModel>((value) => typeof (value as TillerModel | undefined)?.stream === 'function' && typeof (value as TillerModel).id === 'string', {
@@ -55,7 +38,11 @@ export const DurableAgentOptions = z.strictObject({
     .default(NoOpCompactor as Compactor<any>),
   compactorOptions: z.unknown().optional(),
   hooks: z.strictObject({ afterCompact: z.array(fn<NonNullable<CompactionHooks['afterCompact']>[number]>('a function (meta) => void')).optional() }).default({}),
-  limits: DurableLimits.default(DurableLimits.parse({})),
+  /**
+   * The shell's limits, with its names, defaults and checks (`resolveLimits`); `approvalTimeoutMs`
+   * is a durable timer here, so it may be hours.
+   */
+  limits: z.custom<Partial<AgentLimits>>((value) => typeof value === 'object' && value !== null, { message: 'expected an object of limits' }).optional(),
   /** The session object's name on Restate; the inbox is `<name>Inbox`. Letters, digits and `_`. */
   name: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,62}$/, 'expected a letter, then letters, digits or "_"').default('TillerSession'),
   /**
@@ -75,12 +62,19 @@ export const DurableAgentOptions = z.strictObject({
 });
 
 export type DurableAgentOptions = z.input<typeof DurableAgentOptions>;
-export type ResolvedDurableOptions = z.output<typeof DurableAgentOptions>;
+export type ResolvedDurableOptions = Omit<z.output<typeof DurableAgentOptions>, 'limits'> & { limits: AgentLimits };
 
 export function resolveDurableOptions(options: DurableAgentOptions, entryPoint: string): ResolvedDurableOptions {
   const parsed = DurableAgentOptions.safeParse(options);
   if (!parsed.success) throw new DurableOptionsError(`${entryPoint}: invalid options:\n${z.prettifyError(parsed.error)}`);
-  const resolved = parsed.data;
+  let limits: AgentLimits;
+  try {
+    limits = resolveLimits(parsed.data.limits, entryPoint);
+  } catch (error) {
+    if (!AgentOptionsError.isInstance(error)) throw error;
+    throw new DurableOptionsError(error.message);
+  }
+  const resolved = { ...parsed.data, limits };
   try {
     resolved.compactor.validateOpts?.(resolved.compactorOptions, `${entryPoint} (compactorOptions)`);
   } catch (error) {

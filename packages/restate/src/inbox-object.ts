@@ -1,46 +1,45 @@
 import * as restate from '@restatedev/restate-sdk';
+import { type IgnoredNote, start } from '@tiller/core';
+import { dropMessages } from './drive-turn.js';
 import type { TurnMessage } from './turn-message.js';
 
 /**
  * The inbox of a session: a virtual object of its own (same key as the session), so messages
  * reach a running turn instead of queueing behind its exclusive handler. Its handlers are
  * exclusive and short, which numbers the messages of a turn without gaps: the turn takes them
- * by number, durably, and a parked approval wakes on the signal of the next number.
+ * by number, durably, and a parked approval wakes on the signal of the next number. A message
+ * sent while no turn runs belongs to none: it is dropped, as the core and the shell drop it.
  */
 export interface InboxState {
   /** The invocation of the running turn, if one runs. */
   target: string | null;
   /** Messages posted to the running turn, numbered from 0. */
   messages: TurnMessage[];
-  /** Messages posted while no turn ran, or left untaken by the last turn: the next turn gets them first. */
-  parked: TurnMessage[];
   abortReason: string | null;
 }
 
 export const messageSignal = (seq: number) => `tiller.message.${seq}`;
 
-export type PostResult = { delivered: 'turn' | 'parked' };
+/**
+ * What became of a message: it reached the running turn, or no turn was running and it was
+ * dropped with the core's note (which carries a steer's or follow-up's message, to send again).
+ */
+export type PostResult = { delivered: 'turn' } | { delivered: 'dropped'; note: IgnoredNote };
 
 export function inboxObject(name: string) {
   return restate.object({
     name,
     description: 'Messages for the running turn of a Tiller session: steers, follow-ups, approvals, aborts.',
     handlers: {
-      /** The turn starts: messages are now its own; it gets the ones that waited. */
-      open: async (ctx: restate.ObjectContext<InboxState>, request: { invocationId: string }): Promise<TurnMessage[]> => {
-        const parked = (await ctx.get('parked')) ?? [];
+      /** The turn starts: messages are now its own. */
+      open: async (ctx: restate.ObjectContext<InboxState>, request: { invocationId: string }): Promise<void> => {
         ctx.set('target', request.invocationId);
         ctx.set('messages', []);
-        ctx.set('parked', []);
         ctx.clear('abortReason');
-        return parked;
       },
       post: async (ctx: restate.ObjectContext<InboxState>, message: TurnMessage): Promise<PostResult> => {
         const target = await ctx.get('target');
-        if (!target) {
-          ctx.set('parked', [...((await ctx.get('parked')) ?? []), message]);
-          return { delivered: 'parked' };
-        }
+        if (!target) return { delivered: 'dropped', note: dropMessages(start(), [message])[0]! };
         const messages = (await ctx.get('messages')) ?? [];
         ctx.set('messages', [...messages, message]);
         ctx.invocation(target as restate.InvocationId).signal<TurnMessage>(messageSignal(messages.length)).resolve(message);
@@ -48,12 +47,12 @@ export function inboxObject(name: string) {
       },
       take: async (ctx: restate.ObjectContext<InboxState>, request: { from: number }): Promise<TurnMessage[]> =>
         ((await ctx.get('messages')) ?? []).slice(request.from),
-      /** The turn ended: what it did not take waits for the next one. */
-      close: async (ctx: restate.ObjectContext<InboxState>, request: { taken: number }): Promise<void> => {
+      /** The turn ended: what it did not take comes back, for the turn to drop with the core's notes. */
+      close: async (ctx: restate.ObjectContext<InboxState>, request: { taken: number }): Promise<TurnMessage[]> => {
         const left = ((await ctx.get('messages')) ?? []).slice(request.taken);
-        if (left.length > 0) ctx.set('parked', [...left, ...((await ctx.get('parked')) ?? [])]);
         ctx.set('target', null);
         ctx.set('messages', []);
+        return left;
       },
       /** Cancels the running turn's invocation; the turn ends `aborted` with this reason. */
       abort: async (ctx: restate.ObjectContext<InboxState>, request: { reason: string }): Promise<{ aborted: boolean }> => {

@@ -1,9 +1,9 @@
-import type { ApprovalDecision, Entry, TurnOutcome } from '@tiller/core';
+import type { ApprovalDecision, Entry, IgnoredNote, TurnOutcome, TurnSnapshot } from '@tiller/core';
 import { defineTool } from '@tiller/shell';
 import { scriptedModel } from '@tiller/testing';
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { connect, type DurableEvent, type DurableSession, serve, type ServeOptions, type TurnEngine, type Worker } from './index.js';
+import { connect, dropMessages, type DurableEvent, type DurableSession, type PostResult, serve, type ServeOptions, type TurnEngine, type TurnMessage, type Worker } from './index.js';
 
 describe('public types', () => {
   it('serve takes the shell\'s tools and models and gives a worker', () => {
@@ -20,6 +20,18 @@ describe('public types', () => {
     expectTypeOf(session.prompt).returns.toEqualTypeOf<Promise<TurnOutcome>>();
     expectTypeOf(session.approve).parameter(0).toEqualTypeOf<ApprovalDecision | readonly ApprovalDecision[]>();
     expectTypeOf(session.entries).returns.toEqualTypeOf<Promise<Entry[]>>();
+  });
+
+  it('a steer tells whether it reached the running turn, or was dropped with the core note', () => {
+    const session = connect({ ingressUrl: 'http://127.0.0.1:8080' }).session('s');
+    expectTypeOf(session.steer).returns.toEqualTypeOf<Promise<PostResult>>();
+    expectTypeOf(session.followUp).returns.toEqualTypeOf<Promise<PostResult>>();
+    expectTypeOf<PostResult['delivered']>().toEqualTypeOf<'turn' | 'dropped'>();
+    expectTypeOf<Extract<PostResult, { delivered: 'dropped' }>['note']>().toEqualTypeOf<IgnoredNote>();
+    // @ts-expect-error: only a dropped message has a note
+    void ((result: Extract<PostResult, { delivered: 'turn' }>) => result.note);
+    expectTypeOf(dropMessages).parameters.toEqualTypeOf<[snapshot: TurnSnapshot, messages: readonly TurnMessage[]]>();
+    expectTypeOf(dropMessages).returns.toEqualTypeOf<IgnoredNote[]>();
   });
 
   it('an engine gets the blocking effects but the approval, which the driver waits on itself', () => {

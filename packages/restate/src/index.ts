@@ -1,7 +1,7 @@
 // First: the SDK needs Promise.withResolvers, which Node 20 lacks.
 import './promise-with-resolvers.js';
 
-export { driveTurn, type ApprovalWake, type DrivenTurn, type DriveTurnOptions, type TurnEngine } from './drive-turn.js';
+export { driveTurn, dropMessages, type ApprovalWake, type DrivenTurn, type DriveTurnOptions, type TurnEngine } from './drive-turn.js';
 export type { TurnMessage } from './turn-message.js';
 export { DurableAgentOptions, type DurableEvent, type ResolvedDurableOptions } from './durable-options.js';
 export { serve, durableServices, type ServeOptions, type Worker } from './serve.js';

@@ -1,7 +1,7 @@
 import * as restate from '@restatedev/restate-sdk';
-import { createTokenLedger, NoOpCompactor, runCompactor, type TokenLedger } from '@tiller/compaction';
-import type { BlockingEffect, CallLlmEffect, Entry, MaybeCompactEffect, RequestApprovalEffect, ToolSpec, TurnEvent } from '@tiller/core';
-import { callModel, type EffectContext, type Tool } from '@tiller/shell';
+import { createTokenLedger, estimateTextTokens, NoOpCompactor, runCompactor, type TokenLedger } from '@tiller/compaction';
+import type { BlockingEffect, CallLlmEffect, Entry, MaybeCompactEffect, RequestApprovalEffect, TurnEvent } from '@tiller/core';
+import { runModelCall } from '@tiller/shell';
 import type { ApprovalWake, TurnEngine } from './drive-turn.js';
 import { runToolsDurably } from './durable-tools.js';
 import { type InboxObject, messageSignal } from './inbox-object.js';
@@ -33,9 +33,8 @@ export function restateEngine(init: RestateEngineInit): RestateEngine {
   const { ctx, options, log } = init;
   const inbox = ctx.objectClient(init.inbox, ctx.key);
   const controller = new AbortController();
-  const tools = new Map<string, Tool>(options.tools.map((t) => [t.name, t]));
-  const toolSpecs: ToolSpec[] = options.tools.map((t) => t.spec);
-  const promptTokens = Math.ceil(((options.systemPrompt?.length ?? 0) + JSON.stringify(toolSpecs).length) / 4);
+  // What every request carries besides the context, estimated as the shell estimates it.
+  const promptTokens = estimateTextTokens(`${options.systemPrompt ?? ''}${JSON.stringify(options.tools.map((t) => t.spec))}`);
   let taken = 0;
   let seq = 0;
   const timers = new Map<string, restate.RestatePromise<void>>();
@@ -56,31 +55,20 @@ export function restateEngine(init: RestateEngineInit): RestateEngine {
     return estimate.tokens + (estimate.anchored ? 0 : promptTokens);
   };
 
-  /**
-   * What the shell's `callModel` reads of its effect context: the model, the tools it may offer,
-   * the system prompt, the limits (retries), the context's size, and where deltas go. Deltas stay
-   * inside the step: they are not journaled and not delivered.
-   */
-  const modelContext = {
-    model: options.model,
-    toolSpecs,
-    options: { systemPrompt: options.systemPrompt, limits: options.limits },
-    meter: { tokens: contextTokens },
-    // A durable call's abort is the invocation's cancellation: nothing streamed is kept here.
-    partial: { begin() {}, add() {}, end() {}, of: () => undefined },
-    publish() {},
-  } as unknown as EffectContext;
-
+  // Deltas stay inside the step: they are not journaled and not delivered. A durable call's abort
+  // is the invocation's cancellation, and nothing streamed is kept.
   const callLlm = (effect: CallLlmEffect) =>
     ctx.run(
       `model ${effect.id}`,
-      async (): Promise<TurnEvent> => {
-        try {
-          return await callModel(effect, modelContext, controller.signal);
-        } catch (error) {
-          return { type: 'llm.failed', id: effect.id, at: new Date().toISOString(), error: { kind: 'fatal', message: (error as Error).message } };
-        }
-      },
+      (): Promise<TurnEvent> =>
+        runModelCall(effect, {
+          model: options.model,
+          tools: options.tools,
+          systemPrompt: options.systemPrompt,
+          limits: options.limits,
+          signal: controller.signal,
+          contextTokens: contextTokens(),
+        }),
       { maxRetryAttempts: 3 },
     );
 
@@ -113,7 +101,7 @@ export function restateEngine(init: RestateEngineInit): RestateEngine {
         case 'call_llm':
           return callLlm(effect);
         case 'run_tools':
-          return runToolsDurably(effect, { ctx, tools, policy: options.policy, limits: options.limits, signal: controller.signal });
+          return runToolsDurably(effect, { ctx, tools: options.tools, policy: options.policy, limits: options.limits, signal: controller.signal });
         default: {
           const unknown: never = effect;
           throw new TypeError(`unknown blocking effect ${JSON.stringify(unknown)}`);

@@ -1,12 +1,11 @@
 import * as restate from '@restatedev/restate-sdk';
 import { type Entry, start, type ToolCallPart, type TurnOutcome, type UserMessage } from '@tiller/core';
-import { driveTurn } from './drive-turn.js';
+import { driveTurn, dropMessages } from './drive-turn.js';
 import type { ResolvedDurableOptions } from './durable-options.js';
 import { inboxObject, type InboxObject } from './inbox-object.js';
 import { restateEngine } from './restate-engine.js';
 import { openHostLog } from './host-log.js';
 import { openStateLog, readLogEntries } from './state-log.js';
-import type { TurnMessage } from './turn-message.js';
 
 export interface TurnRequest {
   turnId: string;
@@ -53,22 +52,24 @@ async function runTurn(ctx: restate.ObjectContext, request: TurnRequest, options
   const invocationId = ctx.request().id;
   const mailbox = ctx.objectClient(inbox, ctx.key);
   ctx.set('running', { turnId: request.turnId, invocationId } satisfies RunningTurn);
-  let waiting: TurnMessage[];
   try {
-    waiting = await mailbox.open({ invocationId });
+    await mailbox.open({ invocationId });
   } catch (error) {
     if (!(error instanceof restate.CancelledError)) throw error;
-    // Cancelled before it began: nothing was written, and the next turn gets the messages.
+    // Cancelled before it began: nothing was written; what was sent for it is dropped with notes.
     const outcome: TurnOutcome = { status: 'aborted', reason: (await mailbox.abortReason()) ?? 'the turn was cancelled', turnId: request.turnId, iterations: 0 };
-    await mailbox.close({ taken: 0 });
+    const left = await mailbox.close({ taken: 0 });
+    dropMessages(start(), left).forEach((note, seq) => options.onEvent?.({ sessionId: ctx.key, turnId: request.turnId, seq, event: { type: 'event.ignored', note } }));
     return finish(ctx, outcome);
   }
   const log = options.sessionLog ? await openHostLog(ctx, await options.sessionLog(ctx.key)) : await openStateLog(ctx);
   const engine = restateEngine({ ctx, options, log, inbox, turnId: request.turnId });
-  const snapshot = start({ maxIterations: options.limits.maxIterations, entries: log.entries });
+  const begun = start({ maxIterations: options.limits.maxIterations, entries: log.entries });
   const at = await ctx.date.toJSON();
-  const { outcome } = await driveTurn({ snapshot, input: { type: 'turn.start', turnId: request.turnId, message: request.message, at }, waiting, engine });
-  await afterCancel(() => mailbox.close({ taken: engine.taken }));
+  const { snapshot, outcome } = await driveTurn({ snapshot: begun, input: { type: 'turn.start', turnId: request.turnId, message: request.message, at }, engine });
+  // Sent after the turn took its last messages: they reached no running turn.
+  const left = await afterCancel(() => mailbox.close({ taken: engine.taken }));
+  for (const note of dropMessages(snapshot, left)) engine.emit({ type: 'event.ignored', note });
   return finish(ctx, outcome);
 }
 

@@ -171,15 +171,37 @@ describe('a durable turn on Restate', () => {
     expect((ms.at(-1) as AssistantMessage).content).toEqual([{ type: 'text', text: 'done after 6 rounds, 1 steers' }]);
   });
 
-  it('keeps a steer sent while no turn runs for the next turn, which takes it at its first boundary', async () => {
+  it('drops a steer or follow-up sent while no turn runs, as the core and the shell do: the host gets the note with its message, and no turn sees it', async () => {
     const session = cluster.client.session('steered-early');
-    expect(await session.steer('mind the tests')).toEqual({ delivered: 'parked' });
+    const steer = await session.steer('mind the tests');
+    expect(steer).toEqual({
+      delivered: 'dropped',
+      note: { eventType: 'steer', reason: 'no turn is running', at: expect.any(String), message: { role: 'user', content: 'mind the tests' } },
+    });
+    expect(await session.followUp('and the docs')).toMatchObject({ delivered: 'dropped', note: { eventType: 'follow_up', message: { content: 'and the docs' } } });
     const outcome = await session.prompt(plan({ rounds: 1 }));
-    expect(outcome.status).toBe('completed');
+    expect(outcome).toMatchObject({ status: 'completed', iterations: 1 });
     const ms = messages(await session.entries());
-    expect(ms.slice(0, 3).map((m) => m.role)).toEqual(['user', 'user', 'assistant']);
-    expect(ms[1]!.content).toBe('mind the tests');
-    expect((ms.at(-1) as AssistantMessage).content).toEqual([{ type: 'text', text: 'done after 1 rounds, 1 steers' }]);
+    expect(ms.filter((m) => m.role === 'user').map((m) => m.content)).toEqual([plan({ rounds: 1 })]);
+    expect((ms.at(-1) as AssistantMessage).content).toEqual([{ type: 'text', text: 'done after 1 rounds, 0 steers' }]);
+  });
+
+  it('drops a steer its turn never took before an abort, with a note to the host, instead of handing it to the next turn', async () => {
+    const session = cluster.client.session('steered-then-aborted');
+    const turn = await session.start(plan({ slowRound: 1, slowMs: 30_000 }));
+    await waitFor('the slow tools of round 1 to start', started('r1-b'));
+    expect(await session.steer('too late')).toEqual({ delivered: 'turn' });
+    expect(await session.abort('stop now')).toBe(true);
+    expect(await turn.outcome()).toMatchObject({ status: 'aborted', reason: 'stop now' });
+    // onEvent saw the core drop it, before the turn's end.
+    const events = (await cluster.log()).filter(([what, id]) => what === 'event' && id.startsWith(`${turn.turnId}/`)).map(([, id]) => id.split('/')[2]);
+    expect(events).toContain('event.ignored');
+    expect(events.indexOf('event.ignored')).toBeLessThan(events.indexOf('turn.ended'));
+
+    const next = await session.prompt(plan({ rounds: 3 }));
+    expect(next.status).toBe('completed');
+    const users = messages(await session.entries()).filter((m) => m.role === 'user').map((m) => m.content);
+    expect(users).not.toContain('too late');
   });
 
   it('ends an aborted turn `aborted` with a closed transcript, stopping the running tools', async () => {

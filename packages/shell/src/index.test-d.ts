@@ -88,5 +88,8 @@ describe('public types', () => {
     expectTypeOf(shell).not.toHaveProperty('AgentOptions');
     expectTypeOf(shell).not.toHaveProperty('AgentLimits');
     expectTypeOf(shell).not.toHaveProperty('createTurnRuntime');
+    // The durable seam is the steps in steps/, not the shell's internals.
+    expectTypeOf(shell).not.toHaveProperty('runToolBatch');
+    expectTypeOf(shell).not.toHaveProperty('callModel');
   });
 });

@@ -34,7 +34,11 @@ export { parseJournal, parseJournalLines, type ParsedJournal, type TornLine } fr
 export { fileJournal, type FileJournalOptions, journalPathFor, memoryJournal, type JournalStore } from './journal/journal-store.js';
 export { replayJournal, type JournalDivergence, type JournalReplay, type ReplayJournalOptions } from './journal/replay-journal.js';
 
-// What a durable engine (@tiller/restate) runs inside its own steps, so the logic is written once.
-export { runToolBatch, type ToolBatchOptions, type ToolBatchResult } from './tools/run-tool-batch.js';
-export { callModel } from './effects/call-model.js';
-export type { EffectContext } from './effects/effect-context.js';
+// What a durable engine (@tiller/restate, or a binding of your own) runs inside its own steps:
+// the shell's model call and tool calls, so their logic is written once. See docs/durable.md.
+export { resolveLimits } from './agent/agent-options.js';
+export { runModelCall, type ModelCallAnswer, type ModelCallOptions } from './steps/run-model-call.js';
+export type { ModelCallEvent } from './effects/call-model.js';
+export type { PartialReplySink } from './runtime/partial-reply.js';
+export { planToolBatch, type PlannedToolCall, type ToolBatchPlan, type ToolBatchPlanOptions } from './steps/plan-tool-batch.js';
+export { runToolCall, type ToolCallOptions } from './steps/run-tool-call.js';

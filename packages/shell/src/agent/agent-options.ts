@@ -35,6 +35,18 @@ export const AgentLimits = z.strictObject({
 });
 export type AgentLimits = z.output<typeof AgentLimits>;
 
+/**
+ * The limits with the shell's defaults where `limits` leaves them out, checked: a bad one throws
+ * `AgentOptionsError` naming it (`limits.maxRetries`). `createAgent` resolves its limits this way,
+ * and so does a durable engine, so both read one schema.
+ */
+export function resolveLimits(limits: Partial<AgentLimits> | undefined, entryPoint: string): AgentLimits {
+  const parsed = AgentLimits.safeParse(limits ?? {});
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((issue) => ({ ...issue, path: ['limits', ...issue.path] }));
+  throw new AgentOptionsError(`${entryPoint}: invalid options:\n${z.prettifyError(new z.ZodError(issues))}`);
+}
+
 export const AgentOptions = z.strictObject({
   model: z.custom<TillerModel>(
     (value) => typeof (value as TillerModel | undefined)?.stream === 'function' && typeof (value as TillerModel).id === 'string',

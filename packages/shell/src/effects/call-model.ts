@@ -1,19 +1,40 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { type CallLlmEffect, type LlmFailure, ModelError, type ModelStreamPart, type TurnEventOf } from '@tiller/core';
+import { type CallLlmEffect, type LlmFailure, ModelError, type ModelStreamPart, type TillerModel, type ToolSpec, type TurnEventOf } from '@tiller/core';
+import type { AgentLimits } from '../agent/agent-options.js';
+import type { ShellEvent } from '../agent/agent-event.js';
 import { now } from '../clock.js';
 import { toModelFailure } from '../model/model-error.js';
 import { retryDelay } from '../model/retry-delay.js';
 import { abortable } from '../runtime/abortable.js';
-import type { EffectContext } from './effect-context.js';
+import type { PartialReplySink } from '../runtime/partial-reply.js';
 
 type Answer = TurnEventOf<'llm.done'> | TurnEventOf<'llm.failed'>;
+
+/** What a model call publishes: each attempt's start and end, its deltas, its retries. */
+export type ModelCallEvent = Extract<ShellEvent, { type: 'llm.started' | 'llm.finished' | 'llm.retry' | 'text.delta' | 'thinking.delta' | 'toolcall.delta' }>;
+
+/**
+ * What a model call reads: the shell's effect context has all of it, and a durable engine's step
+ * (`runModelCall`) builds just this.
+ */
+export interface ModelCallContext {
+  readonly model: TillerModel;
+  readonly toolSpecs: ToolSpec[];
+  readonly options: {
+    readonly systemPrompt?: string | undefined;
+    readonly limits: Pick<AgentLimits, 'maxRetries' | 'retryBaseDelayMs' | 'retryMaxDelayMs' | 'firstTokenTimeoutMs' | 'streamIdleTimeoutMs'>;
+  };
+  readonly meter: { tokens(): number };
+  readonly partial: PartialReplySink;
+  publish(event: ModelCallEvent): void;
+}
 
 /**
  * `call_llm`: streams the model (deltas to subscribers), retries transient errors with backoff, and
  * answers with the final message or the classified failure. Every read of the stream is raced
  * against the turn's signal, so a model that ignores the signal cannot hold the turn.
  */
-export async function callModel(effect: CallLlmEffect, shell: EffectContext, signal: AbortSignal): Promise<Answer> {
+export async function callModel(effect: CallLlmEffect, shell: ModelCallContext, signal: AbortSignal): Promise<Answer> {
   try {
     return await attemptModel(effect, shell, signal);
   } finally {
@@ -21,7 +42,7 @@ export async function callModel(effect: CallLlmEffect, shell: EffectContext, sig
   }
 }
 
-async function attemptModel(effect: CallLlmEffect, shell: EffectContext, signal: AbortSignal): Promise<Answer> {
+async function attemptModel(effect: CallLlmEffect, shell: ModelCallContext, signal: AbortSignal): Promise<Answer> {
   const { model } = shell;
   // Lent, not copied: a copy per call would cost O(history) on every model call.
   const messages = effect.context.lend();
@@ -72,7 +93,7 @@ interface Attempt {
 }
 
 /** Reads the stream, publishing its deltas, up to its `done` part (undefined when it ends without one). */
-async function streamToEnd(stream: AsyncIterable<ModelStreamPart>, effect: CallLlmEffect, shell: EffectContext, attempt: Attempt) {
+async function streamToEnd(stream: AsyncIterable<ModelStreamPart>, effect: CallLlmEffect, shell: ModelCallContext, attempt: Attempt) {
   const parts = stream[Symbol.asyncIterator]();
   const { firstTokenTimeoutMs, streamIdleTimeoutMs } = shell.options.limits;
   try {

@@ -1,16 +1,24 @@
 import type { AssistantMessage } from '@tiller/core';
 
 /**
+ * Where a model call puts what it streams, as it streams, so whoever holds the turn can keep the
+ * reply so far when the turn is aborted (the core takes it as the `abort` input's `partial`).
+ */
+export interface PartialReplySink {
+  /** Attempt of call `callId` to `model` starts: what an earlier attempt streamed is void. */
+  begin(callId: string, model: string): void;
+  /** A text or thinking delta of the running attempt. */
+  add(kind: 'text' | 'thinking', delta: string): void;
+  /** Call `callId` ended (answered or failed): nothing of it is partial any more. */
+  end(callId: string): void;
+}
+
+/**
  * What the running model call has streamed so far, so an abort can hand it to the core: the text
  * and thinking the user already saw stay in the transcript. Tool calls that streamed in part are
  * left out (they never ran).
  */
-export interface PartialReply {
-  /** A new attempt of call `callId` starts: what an earlier attempt streamed is dropped. */
-  begin(callId: string, model: string): void;
-  add(kind: 'text' | 'thinking', delta: string): void;
-  /** The call ended (answered or failed): nothing is partial any more. */
-  end(callId: string): void;
+export interface PartialReply extends PartialReplySink {
   /** The reply so far of call `callId`, if it is the one streaming and streamed anything. */
   of(callId: string): AssistantMessage | undefined;
 }

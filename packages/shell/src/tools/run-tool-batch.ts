@@ -24,7 +24,14 @@ export interface ToolBatchOptions {
 
 export type ToolBatchResult = { kind: 'ask'; toolCallIds: string[] } | { kind: 'done'; results: ToolOutcome[] };
 
-type Plan = { kind: 'fixed'; outcome: ToolOutcome } | { kind: 'ask' } | { kind: 'run'; tool: Tool; args: unknown };
+/** What one call of a batch comes to before anything runs. */
+export type CallPlan = { kind: 'fixed'; outcome: ToolOutcome } | { kind: 'ask' } | { kind: 'run'; tool: Tool; args: unknown };
+
+/** The options planning reads: which tools there are, what was decided, and the policy. */
+export type PlanOptions = Pick<ToolBatchOptions, 'calls' | 'decisions' | 'tools' | 'policy' | 'signal' | 'settled'>;
+
+/** The options running a planned call reads. */
+export type RunCallOptions = Pick<ToolBatchOptions, 'signal' | 'defaultTimeoutMs' | 'maxOutputChars' | 'onStart' | 'onFinish'>;
 
 /**
  * One batch of tool calls: checks each (known tool, valid arguments), applies decisions and the
@@ -33,9 +40,7 @@ type Plan = { kind: 'fixed'; outcome: ToolOutcome } | { kind: 'ask' } | { kind: 
  */
 export async function runToolBatch(options: ToolBatchOptions): Promise<ToolBatchResult> {
   const { calls } = options;
-  const decided = options.decisions.length === 0 ? undefined : new Map(options.decisions.map((d) => [d.toolCallId, d]));
-  const plans: Plan[] = [];
-  for (const call of calls) plans.push(await planCall(call, decided?.get(call.id), options));
+  const plans = await planCalls(options);
   const asked = calls.filter((_, i) => plans[i]!.kind === 'ask').map((c) => c.id);
   if (asked.length > 0) return { kind: 'ask', toolCallIds: asked };
 
@@ -67,7 +72,15 @@ async function runInTurn(work: { runnable: readonly Runnable[]; next: number; re
   }
 }
 
-async function planCall(call: ToolCallPart, decision: ApprovalDecision | undefined, options: ToolBatchOptions): Promise<Plan> {
+/** Checks each call (known tool, valid arguments) and applies decisions and the policy, in order; nothing runs. */
+export async function planCalls(options: PlanOptions): Promise<CallPlan[]> {
+  const decided = options.decisions.length === 0 ? undefined : new Map(options.decisions.map((d) => [d.toolCallId, d]));
+  const plans: CallPlan[] = [];
+  for (const call of options.calls) plans.push(await planCall(call, decided?.get(call.id), options));
+  return plans;
+}
+
+async function planCall(call: ToolCallPart, decision: ApprovalDecision | undefined, options: PlanOptions): Promise<CallPlan> {
   const settled = options.settled?.get(call.id);
   if (settled) return { kind: 'fixed', outcome: settled };
   const tool = options.tools.get(call.name);
@@ -84,7 +97,7 @@ async function planCall(call: ToolCallPart, decision: ApprovalDecision | undefin
   return follow(await askPolicy(options.policy, call, options.signal), call, tool, parsed.data);
 }
 
-function follow(verdict: PolicyDecision, call: ToolCallPart, tool: Tool, args: unknown): Plan {
+function follow(verdict: PolicyDecision, call: ToolCallPart, tool: Tool, args: unknown): CallPlan {
   switch (verdict.decision) {
     case 'allow':
       return { kind: 'run', tool, args };
@@ -115,11 +128,12 @@ async function askPolicy(policy: ToolPolicy, call: ToolCallPart, signal: AbortSi
   }
 }
 
-function fixed(call: ToolCallPart, text: string): Plan {
+function fixed(call: ToolCallPart, text: string): CallPlan {
   return { kind: 'fixed', outcome: errorOutcome(call.id, text) };
 }
 
-async function runCall(tool: Tool, call: ToolCallPart, args: unknown, options: ToolBatchOptions): Promise<ToolOutcome> {
+/** Runs one planned call: told to `onStart`, timed out, raced against the signal, its output checked and cut, told to `onFinish`. */
+export async function runCall(tool: Tool, call: ToolCallPart, args: unknown, options: RunCallOptions): Promise<ToolOutcome> {
   await options.onStart?.(call);
   const started = performance.now();
   const outcome = truncateOutcome(await execute(tool, call, args, options), options.maxOutputChars);
@@ -133,7 +147,7 @@ async function runCall(tool: Tool, call: ToolCallPart, args: unknown, options: T
  * dropped. The limit's timer is cleared when the call ends (`AbortSignal.timeout` would keep one
  * pending for the whole limit after every call).
  */
-async function execute(tool: Tool, call: ToolCallPart, args: unknown, options: ToolBatchOptions): Promise<ToolOutcome> {
+async function execute(tool: Tool, call: ToolCallPart, args: unknown, options: RunCallOptions): Promise<ToolOutcome> {
   const turn = options.signal;
   if (turn.aborted) return abortedOutcome(call);
   const timeoutMs = tool.timeoutMs ?? options.defaultTimeoutMs;

@@ -1,0 +1,53 @@
+import type { CallLlmEffect, RunToolsEffect, ToolCallPart, ToolOutcome, TurnEvent, TurnEventOf } from '@tiller/core';
+import { describe, expectTypeOf, it } from 'vitest';
+import {
+  type AgentLimits,
+  type ModelCallAnswer,
+  type ModelCallEvent,
+  type ModelCallOptions,
+  type PartialReplySink,
+  type PlannedToolCall,
+  planToolBatch,
+  resolveLimits,
+  runModelCall,
+  runToolCall,
+  type ToolBatchPlan,
+  type ToolBatchPlanOptions,
+  type ToolCallOptions,
+} from '../index.js';
+
+describe('the steps a durable engine runs', () => {
+  it('runModelCall answers a call_llm effect with the input that answers it', () => {
+    expectTypeOf(runModelCall).parameters.toEqualTypeOf<[CallLlmEffect, ModelCallOptions]>();
+    expectTypeOf(runModelCall).returns.resolves.toEqualTypeOf<ModelCallAnswer>();
+    expectTypeOf<ModelCallAnswer>().toEqualTypeOf<TurnEventOf<'llm.done'> | TurnEventOf<'llm.failed'>>();
+    expectTypeOf<ModelCallAnswer>().toExtend<TurnEvent>();
+  });
+
+  it('needs only the model; everything else is optional', () => {
+    expectTypeOf<Pick<ModelCallOptions, 'model'>>().toExtend<ModelCallOptions>();
+    expectTypeOf<ModelCallOptions['limits']>().toEqualTypeOf<Partial<AgentLimits> | undefined>();
+    expectTypeOf<ModelCallOptions['signal']>().toEqualTypeOf<AbortSignal | undefined>();
+    expectTypeOf<ModelCallOptions['partial']>().toEqualTypeOf<PartialReplySink | undefined>();
+    expectTypeOf<ModelCallEvent['type']>().toEqualTypeOf<'llm.started' | 'llm.finished' | 'llm.retry' | 'text.delta' | 'thinking.delta' | 'toolcall.delta'>();
+    expectTypeOf<Parameters<PartialReplySink['add']>>().toEqualTypeOf<[kind: 'text' | 'thinking', delta: string]>();
+  });
+
+  it('planToolBatch plans a run_tools effect as data the engine journals, and runToolCall runs one call', () => {
+    expectTypeOf(planToolBatch).parameters.toEqualTypeOf<[RunToolsEffect, ToolBatchPlanOptions]>();
+    expectTypeOf(planToolBatch).returns.resolves.toEqualTypeOf<ToolBatchPlan>();
+    expectTypeOf<ToolBatchPlan['kind']>().toEqualTypeOf<'ask' | 'run'>();
+    expectTypeOf<Extract<ToolBatchPlan, { kind: 'ask' }>['toolCallIds']>().toEqualTypeOf<string[]>();
+    expectTypeOf<Extract<ToolBatchPlan, { kind: 'run' }>['calls']>().toEqualTypeOf<PlannedToolCall[]>();
+    expectTypeOf<Extract<PlannedToolCall, { kind: 'settled' }>['outcome']>().toEqualTypeOf<ToolOutcome>();
+    expectTypeOf<PlannedToolCall['call']>().toEqualTypeOf<ToolCallPart>();
+    expectTypeOf(runToolCall).parameters.toEqualTypeOf<[ToolCallPart, ToolCallOptions]>();
+    expectTypeOf(runToolCall).returns.resolves.toEqualTypeOf<ToolOutcome>();
+  });
+
+  it('resolveLimits fills the shell defaults: every limit is there afterwards', () => {
+    expectTypeOf(resolveLimits).parameters.toEqualTypeOf<[limits: Partial<AgentLimits> | undefined, entryPoint: string]>();
+    expectTypeOf(resolveLimits).returns.toEqualTypeOf<AgentLimits>();
+    expectTypeOf<AgentLimits['maxToolConcurrency']>().toEqualTypeOf<number>();
+  });
+});
