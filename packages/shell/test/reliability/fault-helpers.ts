@@ -57,12 +57,15 @@ export async function sessionProblems(agent: Agent, checks: SessionChecks = {}):
   const logged = agent.session.path().map((e) => e.id).join();
   const held = agent.snapshot.context.entries.toArray().map((e) => e.id).join();
   if (logged !== held) problems.push(`the session log holds [${logged}], the core [${held}]`);
-  try {
-    const replay = replayJournal(await agent.journal!.read(), { session: agent.session });
-    if (replay.divergence) problems.push(`the journal diverges at input ${replay.divergence.seq} (${replay.divergence.inputType})`);
-    else if (serializeSnapshot(replay.snapshot) !== serializeSnapshot(agent.snapshot)) problems.push('the journal replays to another snapshot than the agent holds');
-  } catch (error) {
-    problems.push(`the journal does not replay: ${(error as Error).message}`);
+  if (!agent.journal) problems.push('the agent keeps no journal to replay: give it one (journal: memoryJournal())');
+  else {
+    try {
+      const replay = replayJournal(await agent.journal.read(), { session: agent.session });
+      if (replay.divergence) problems.push(`the journal diverges at input ${replay.divergence.seq} (${replay.divergence.inputType})`);
+      else if (serializeSnapshot(replay.snapshot) !== serializeSnapshot(agent.snapshot)) problems.push('the journal replays to another snapshot than the agent holds');
+    } catch (error) {
+      problems.push(`the journal does not replay: ${(error as Error).message}`);
+    }
   }
   if (file) {
     const again = await JsonlStore.open(file.path, { readOnly: true });
