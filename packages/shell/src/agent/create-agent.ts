@@ -7,7 +7,8 @@ import { fileJournal, journalPathFor, type JournalStore } from '../journal/journ
 import type { AgentEvent, AgentListener } from './agent-event.js';
 import { AgentBusyError } from '../errors/agent-busy-error.js';
 import { InvalidMessageError } from '../errors/invalid-message-error.js';
-import { createTurnRuntime, journalHeader, type TurnRuntime } from '../runtime/turn-runtime.js';
+import { journalHeader } from '../journal/journal-header.js';
+import { createTurnRuntime, type TurnRuntime } from '../runtime/turn-runtime.js';
 import { resolveAgentOptions, type AgentOptions } from './agent-options.js';
 
 /** What a host sends as a prompt, a steering message or a follow-up: text, or a full user message. */

@@ -5,7 +5,8 @@ import type { ResolvedAgentOptions } from '../agent/agent-options.js';
 import { now } from '../clock.js';
 import type { EffectAnswer, EffectContext } from '../effects/effect-context.js';
 import { AgentBrokenError } from '../errors/agent-broken-error.js';
-import { JOURNAL_FORMAT, JOURNAL_VERSION, type JournalHeader } from '../journal/journal-format.js';
+import type { JournalHeader } from '../journal/journal-format.js';
+import { journalHeader } from '../journal/journal-header.js';
 import type { JournalStore } from '../journal/journal-store.js';
 import { createJournalWriter, noJournal } from '../journal/journal-writer.js';
 import type { Tool } from '../tools/define-tool.js';
@@ -144,7 +145,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     snapshot = start({ maxIterations: options.limits.maxIterations, entries: base });
     meter.rebase(snapshot.context.entries);
     shell.guard?.rebase(meter.path);
-    journal.segment(journalHeader(options, session, base.length));
+    if (init.journal) journal.segment(journalHeader(options, session, base.length));
   };
 
   const apply = async (input: TurnEvent) => {
@@ -304,27 +305,5 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
       await journal.close();
       hub.close();
     },
-  };
-}
-
-/** The compactor's reserve for the header, when it has one (checked when the options were resolved). */
-const reserveOf = ({ compactor, compactorOptions, model }: ResolvedAgentOptions): { reserveTokens?: number } => {
-  const reserve = compactor.reserveFor?.(model.id, compactorOptions);
-  return reserve === undefined ? {} : { reserveTokens: reserve };
-};
-
-/** The header of a new journal segment: where the run starts, with which model and compactor reserve. */
-export function journalHeader(options: ResolvedAgentOptions, session: SessionLog, baseSize: number): JournalHeader {
-  return {
-    type: 'header',
-    format: JOURNAL_FORMAT,
-    version: JOURNAL_VERSION,
-    model: { id: options.model.id, contextWindow: options.model.contextWindow ?? null },
-    ...reserveOf(options),
-    maxIterations: options.limits.maxIterations,
-    baseLeafId: session.leafId,
-    baseSize,
-    sessionSize: session.size,
-    createdAt: now(),
   };
 }
