@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { rm } from 'node:fs/promises';
 import { timeLoops, type LoopTimes } from './src/agent-loops-child.js';
 import { agentRows } from './src/agent-rows.js';
+import { CALLS_PER_TURN } from './src/instant-model.js';
 import { LOOP_NAMES, type LoopId } from './src/loops.js';
 import { median } from './src/median.js';
 import type { Measurement } from './src/measurement.js';
@@ -106,6 +107,7 @@ async function timeAt(size: number, loops: LoopId[]): Promise<LoopTimes> {
 for (const size of AGENT_SIZES) {
   const alone = await step(`timing the shell per model call beside pi-agent-core over ${size} messages`, () => timeAt(size, ['tiller', 'pi-agent-core']));
   rows.push(...agentRows('agent-call', 'tiller', ['pi-agent-core'], size, alone, CALL_LIMIT_MS));
+  rows.push(...agentRows('agent-first-turn', 'tiller', ['pi-agent-core'], size, alone, CALL_LIMIT_MS * CALLS_PER_TURN, 'firstTurnMs'));
   const times = await step(`timing every loop per model call over ${size} messages`, () => timeAt(size, ['tiller', 'tiller-jsonl', ...PEERS, ...DURABLE_PEERS]));
   rows.push(...agentRows('agent-call-peers', 'tiller', PEERS, size, times, CALL_LIMIT_MS));
   rows.push(...agentRows('agent-call-durable', 'tiller-jsonl', DURABLE_PEERS, size, times, CALL_LIMIT_MS));

@@ -6,13 +6,18 @@ import type { LoopId } from './loops.js';
 
 const script = join(dirname(fileURLToPath(import.meta.url)), 'measure-agent.ts');
 
-/** What one history length gave: each loop's median per model call, and the loops stopped at the limit. */
+/**
+ * What one history length gave: each loop's median per model call, the median of a fresh loop's
+ * first turn (untimed in the per-call figure), and the loops stopped at the limit.
+ */
 export interface LoopTimes {
   perCallMs: Partial<Record<LoopId, number>>;
+  firstTurnMs: Partial<Record<LoopId, number>>;
   overLimit: LoopId[];
 }
 
-type ChildLine = { probing: LoopId } | { probed: LoopId; perCallMs: number } | { perCallMs: Record<LoopId, number> };
+type Medians = Pick<LoopTimes, 'perCallMs' | 'firstTurnMs'>;
+type ChildLine = { probing: LoopId } | { probed: LoopId; perCallMs: number } | Medians;
 
 /**
  * Runs measure-agent.ts for `loops` at `size` messages in a child process, watching its probes:
@@ -25,14 +30,14 @@ export async function timeLoops(size: number, loops: readonly LoopId[], dir: str
   let remaining = [...loops];
   while (remaining.length > 0) {
     const outcome = await runOnce(size, remaining, dir, limitMs * CALLS_PER_TURN * 2);
-    if (outcome.kind === 'done') return { perCallMs: outcome.perCallMs, overLimit };
+    if (outcome.kind === 'done') return { perCallMs: outcome.medians.perCallMs, firstTurnMs: outcome.medians.firstTurnMs, overLimit };
     overLimit.push(outcome.loop);
     remaining = remaining.filter((id) => id !== outcome.loop);
   }
-  return { perCallMs: {}, overLimit };
+  return { perCallMs: {}, firstTurnMs: {}, overLimit };
 }
 
-type Outcome = { kind: 'done'; perCallMs: Partial<Record<LoopId, number>> } | { kind: 'over'; loop: LoopId };
+type Outcome = { kind: 'done'; medians: Medians } | { kind: 'over'; loop: LoopId };
 
 function runOnce(size: number, loops: readonly LoopId[], dir: string, probeLimitMs: number): Promise<Outcome> {
   return new Promise((resolve, reject) => {
@@ -56,7 +61,7 @@ function runOnce(size: number, loops: readonly LoopId[], dir: string, probeLimit
         } else if ('probed' in line) {
           clearTimeout(timer);
         } else {
-          settled = { kind: 'done', perCallMs: line.perCallMs };
+          settled = { kind: 'done', medians: line };
         }
       }
     });

@@ -89,6 +89,7 @@ export function verdictsOf(m: Measurement, all: readonly Measurement[]): Verdict
     case 'memory-open':
     case 'memory-held':
     case 'agents-memory':
+    case 'agent-first-turn':
     case 'restate-round':
     case 'stream-deltas':
     case 'turn-bytes':

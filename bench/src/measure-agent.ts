@@ -10,8 +10,10 @@
  * starts it again without that loop). The probes come before the warm-up, and the last loops
  * (the peers that may go over the limit) are probed first, so that a restart repeats little. Then
  * each timed run prompts a fresh loop (made before the clock starts) for a few turns, round-robin
- * over the loops, and the sample is the run's time over its model calls. Last line:
- * `{"perCallMs": {id: median}}`.
+ * over the loops, and the sample is the run's time over its model calls. Each fresh loop answers
+ * its first prompt before the clock starts: what a loop does once over a history it was just
+ * given (Tiller's token ledger, the first growth of its lists) is not a per-call cost, and that
+ * first turn is timed on its own. Last line: `{"perCallMs": {id: median}, "firstTurnMs": {id: median}}`.
  */
 import type { MeasureOptions } from './measure.js';
 import { measure } from './measure.js';
@@ -61,13 +63,23 @@ for (const id of [...loops].reverse()) {
   await turns(loop, 1);
   const perCallMs = (performance.now() - start) / CALLS_PER_TURN;
   await loop.close?.();
-  probes[id] = { perCallMs, setupMs };
+  // Each timed run's loop answers one prompt before the clock starts: part of its setup.
+  probes[id] = { perCallMs, setupMs: setupMs + perCallMs * CALLS_PER_TURN };
   say({ probed: id, perCallMs });
 }
 
 await warmUp();
 const plan = planRuns(probes as Record<LoopId, Probe>, CALLS_PER_TURN);
 const next: Partial<Record<LoopId, BenchLoop>> = {};
+const firstTurns = Object.fromEntries(loops.map((id) => [id, [] as number[]])) as Record<LoopId, number[]>;
+/** A fresh loop over the history that has answered its first prompt (timed into `firstTurns`). */
+async function freshLoop(id: LoopId): Promise<BenchLoop> {
+  const loop = await factory.make(id);
+  const start = performance.now();
+  await turns(loop, 1);
+  firstTurns[id].push(performance.now() - start);
+  return loop;
+}
 const tasks = Object.fromEntries(
   loops.map((id) => [
     id,
@@ -83,12 +95,16 @@ const tasks = Object.fromEntries(
 const options: MeasureOptions = {
   warmup: plan.warmup,
   runs: plan.runs,
-  // A fresh loop per run, made before the clock starts, so every run begins at the same history length.
+  // A fresh loop per run, made and given its first prompt before the clock starts, so every run
+  // begins at the same history length with what is done once per loop already done.
   settle: async () => {
-    for (const id of loops) next[id] ??= await factory.make(id);
+    for (const id of loops) next[id] ??= await freshLoop(id);
   },
   after: async (result) => (result as BenchLoop).close?.(),
 };
 const samples = await measure(tasks, options);
 for (const id of loops) await next[id]?.close?.();
-say({ perCallMs: Object.fromEntries(loops.map((id) => [id, median(samples[id]) / (plan.turns[id] * CALLS_PER_TURN)])) });
+say({
+  perCallMs: Object.fromEntries(loops.map((id) => [id, median(samples[id]) / (plan.turns[id] * CALLS_PER_TURN)])),
+  firstTurnMs: Object.fromEntries(loops.map((id) => [id, median(firstTurns[id])])),
+});

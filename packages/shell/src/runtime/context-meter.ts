@@ -14,7 +14,7 @@ export interface ContextMeter {
   readonly promptTokens: number;
   /** Brings the path and the ledger up to the core's entries (which only ever grow). */
   follow(entries: Entries): void;
-  /** Stands on another path (the log moved between turns): the ledger is rebuilt on first use. */
+  /** Stands on another path (the log moved between turns): the ledger is built again over it. */
   rebase(entries: Entries): void;
   /** The ledger, lent to a compactor (which advances it past what it appends) until `settleLoan`. */
   lend(): TokenLedger;
@@ -30,10 +30,11 @@ export interface ContextMeter {
 export function createContextMeter(entries: Entries, systemPrompt: string | undefined, toolSpecs: readonly ToolSpec[]): ContextMeter {
   // The shell steps only the newest snapshot, so lending its list never copies.
   let followed = entries;
-  let ledger: TokenLedger | undefined;
+  // Built with the agent, whose making reads the whole path anyway: building it at the first
+  // boundary instead would put a cost that grows with the history on the first turn.
+  let ledger: TokenLedger = createTokenLedger(followed.lend());
   let lentAt: number | undefined;
   const promptTokens = estimateTextTokens(`${systemPrompt ?? ''}${JSON.stringify(toolSpecs)}`);
-  const current = (): TokenLedger => (ledger ??= createTokenLedger(followed.lend()));
   return {
     get path() {
       return followed.lend();
@@ -41,26 +42,25 @@ export function createContextMeter(entries: Entries, systemPrompt: string | unde
     promptTokens,
     follow(next) {
       followed = next;
-      if (!ledger) return;
       for (let i = ledger.length; i < next.length; i++) ledger.append(next.at(i)!);
     },
     rebase(next) {
       followed = next;
-      ledger = undefined;
+      ledger = createTokenLedger(followed.lend());
       lentAt = undefined;
     },
     lend() {
-      const lent = current();
-      lentAt = lent.length;
-      return lent;
+      lentAt = ledger.length;
+      return ledger;
     },
     settleLoan(kept) {
       if (kept) ledger = kept;
-      else if (ledger && ledger.length !== lentAt) ledger = undefined;
+      // Advanced past entries the path never got: built again over the path as it is.
+      else if (ledger.length !== lentAt) ledger = createTokenLedger(followed.lend());
       lentAt = undefined;
     },
     tokens() {
-      const estimate = current().estimate();
+      const estimate = ledger.estimate();
       return estimate.tokens + (estimate.anchored ? 0 : promptTokens);
     },
   };
