@@ -1,4 +1,5 @@
-export { createSessionLog, type NewEntryOptions, type SessionLog, type TreeNode } from './session-log.js';
+export { createSessionLog, type NewEntryOptions, type SessionLog } from './session-log.js';
+export type { TreeNode } from './entry-tree.js';
 export type { SessionStore } from './store.js';
 export { MemoryStore } from './memory-store.js';
 export { JsonlStore, upgradeSessionFile, type CreateOptions, type Durability, type JsonlStoreOptions } from './jsonl/jsonl-store.js';

@@ -3,19 +3,12 @@ import { buildContext, type CustomEntry, type Entry, type Message } from '@tille
 import { CustomTypes, type LabelData, type SessionNameData } from './custom-types.js';
 import { z } from 'zod';
 import { checkOptions } from './check-options.js';
-import { AppendError, SessionOptionsError, SessionStoreError, UnknownEntryError } from './errors.js';
-import { checkEntryShape } from './jsonl/check-entry-shape.js';
+import { AppendError, SessionOptionsError, UnknownEntryError } from './errors.js';
 import type { ReadWarning } from './read-warning.js';
 import type { SessionStore } from './store.js';
+import { addChild, entryTree, type TreeNode } from './entry-tree.js';
+import { checkStore, indexStoreEntries } from './store-check.js';
 import { validateBatch } from './validate-batch.js';
-
-/** One entry of `tree()`, with its children in the order they were appended. */
-export interface TreeNode {
-  entry: Entry;
-  children: TreeNode[];
-  /** The entry's current label, if it has one. */
-  label?: string;
-}
 
 /** Id and time for an entry the log writes itself (labels, the name); generated when omitted. */
 export interface NewEntryOptions {
@@ -229,19 +222,7 @@ export function createSessionLog(store: SessionStore): SessionLog {
       return [...(children().get(id) ?? [])];
     },
     roots: () => [...(children().get(null) ?? [])],
-    tree() {
-      const nodes = new Map<string, TreeNode>();
-      const roots: TreeNode[] = [];
-      for (const entry of all) {
-        const node: TreeNode = { entry, children: [] };
-        const label = labels.get(entry.id);
-        if (label) node.label = label;
-        nodes.set(entry.id, node);
-        const parent = entry.parentId === null ? undefined : nodes.get(entry.parentId);
-        (parent ? parent.children : roots).push(node);
-      }
-      return roots;
-    },
+    tree: () => entryTree(all, labels),
     labelOf: (id) => labels.get(id),
     async setLabel(targetId, label, options = {}) {
       const checked = checkOptions('setLabel', NewEntryOptionsSchema, options);
@@ -263,45 +244,4 @@ export function createSessionLog(store: SessionStore): SessionLog {
     },
   };
   return log;
-}
-
-function addChild(index: Map<string | null, Entry[]>, entry: Entry, byId: ReadonlyMap<string, Entry>): void {
-  // An entry whose parent was lost (a damaged file) is listed with the roots.
-  const key = entry.parentId !== null && byId.has(entry.parentId) ? entry.parentId : null;
-  const list = index.get(key);
-  if (list) list.push(entry);
-  else index.set(key, [entry]);
-}
-
-/** The store is what `createSessionLog` needs, or a `SessionStoreError` says what is missing. */
-function checkStore(store: unknown): asserts store is SessionStore {
-  if (typeof store !== 'object' || store === null) {
-    throw new SessionStoreError(`must be a SessionStore (a MemoryStore, a JsonlStore or one of your own), got ${store === null ? 'null' : typeof store}`);
-  }
-  const s = store as Record<string, unknown>;
-  if (!Array.isArray(s.entries)) throw new SessionStoreError('has no entries array (store.entries)');
-  if (typeof s.readOnly !== 'boolean') throw new SessionStoreError('has no boolean readOnly (store.readOnly)');
-  for (const method of ['append', 'close'] as const) {
-    if (typeof s[method] !== 'function') throw new SessionStoreError(`has no ${method}() method (store.${method})`);
-  }
-  if (s.takeIndex !== undefined && typeof s.takeIndex !== 'function') throw new SessionStoreError('has a takeIndex that is not a function');
-  if (s.warnings !== undefined && !Array.isArray(s.warnings)) throw new SessionStoreError('has warnings that are not an array');
-}
-
-/**
- * Indexes the entries of a store that did not check them while loading (a store of the host's
- * own, a MemoryStore given entries): each must have the fields the log relies on, a new id and a
- * parent that comes before it, or a path could lead nowhere or around in a circle.
- */
-function indexStoreEntries(entries: readonly Entry[], byId: Map<string, Entry>): void {
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i]!;
-    const problem = checkEntryShape(entry);
-    if (problem) throw new SessionStoreError(`holds a bad entry at entries[${i}], field ${problem.field}: ${problem.reason}`);
-    if (byId.has(entry.id)) throw new SessionStoreError(`holds the id "${entry.id}" twice (entries[${i}])`);
-    if (entry.parentId !== null && !byId.has(entry.parentId)) {
-      throw new SessionStoreError(`holds entries[${i}] ("${entry.id}") before its parent "${entry.parentId}"`);
-    }
-    byId.set(entry.id, entry);
-  }
 }
