@@ -2,12 +2,12 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '@tiller/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { tillerInPty } from './pty.js';
 import { tillerInProcess } from './in-process.js';
+import { connects } from './connects.js';
 import { createWebSocketReceiver, type StatelyInspectionEvent } from '@statelyai/inspect';
 import { repoRoot, startTiller, tiller, tillerCommand } from './tiller.js';
 
@@ -273,18 +273,6 @@ describe('tiller run --inspect', () => {
     expect(run.output().stdout).toBe('Four.\n');
   });
 });
-
-/** Whether something accepts a TCP connection at `host`:`port`. */
-function connects(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, host);
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
 
 describe('tiller run on a terminal', () => {
   it('sends a line typed mid-turn as a steer, asks before a write, and Ctrl-C aborts the turn, then exits', async () => {

@@ -10,7 +10,7 @@ const source = join(repoRoot, 'apps/cli/src/main.ts');
 
 // tsx's loader by its full path: a bare `--import tsx` resolves from the working directory, and
 // some tests run the CLI from folders outside the repository.
-const tsxLoader = pathToFileURL(createRequire(join(repoRoot, 'package.json')).resolve('tsx')).href;
+export const tsxLoader = pathToFileURL(createRequire(join(repoRoot, 'package.json')).resolve('tsx')).href;
 
 /** True when every source file has its built file, written after it: a stale build is not what is tested. */
 function builtIsFresh(): boolean {
