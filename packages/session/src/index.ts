@@ -2,7 +2,8 @@ export { createSessionLog, type NewEntryOptions, type SessionLog } from './sessi
 export type { TreeNode } from './entry-tree.js';
 export type { SessionStore } from './store.js';
 export { MemoryStore } from './memory-store.js';
-export { JsonlStore, upgradeSessionFile, type CreateOptions, type Durability, type JsonlStoreOptions } from './jsonl/jsonl-store.js';
+export { upgradeSessionFile } from './jsonl/upgrade-session-file.js';
+export { JsonlStore, type CreateOptions, type Durability, type JsonlStoreOptions } from './jsonl/jsonl-store.js';
 export { resumeContext, type ResumedContext } from './jsonl/resume-context.js';
 export { SESSION_FORMAT_VERSION, migrations, type Migration, type SessionFileHeader } from './jsonl/format.js';
 export * from './errors.js';

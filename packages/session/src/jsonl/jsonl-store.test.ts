@@ -7,7 +7,8 @@ import { assistantEntry, chain, userEntry } from '../../test/entries.js';
 import { SessionFileError, SessionLockedError, SessionOptionsError } from '../errors.js';
 import { createSessionLog } from '../session-log.js';
 import { SESSION_FORMAT_VERSION, serializeEntry } from './format.js';
-import { JsonlStore, upgradeSessionFile, type JsonlStoreOptions } from './jsonl-store.js';
+import { JsonlStore, type JsonlStoreOptions } from './jsonl-store.js';
+import { upgradeSessionFile } from './upgrade-session-file.js';
 
 let dir: string;
 let file: string;

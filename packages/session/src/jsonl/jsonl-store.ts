@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { open, rename, writeFile, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Entry } from '@tiller/core';
 import { z } from 'zod';
@@ -8,9 +7,10 @@ import { AppendError, SessionFileError, SessionOptionsError } from '../errors.js
 import type { ReadWarning } from '../read-warning.js';
 import type { SessionStore } from '../store.js';
 import { acquireLock, type FileLock } from './file-lock.js';
-import { HEADER_TYPE, SESSION_FORMAT_VERSION, serializeEntry, serializeHeader, type SessionFileHeader } from './format.js';
+import { SESSION_FORMAT_VERSION, serializeEntry, type SessionFileHeader } from './format.js';
 import { parseSessionFile } from './parse-session-file.js';
 import { readRange } from './read-range.js';
+import { notFound, openSessionFile } from './session-file.js';
 
 /**
  * When appended entries reach the disk itself (not only the operating system's cache):
@@ -257,78 +257,4 @@ export class JsonlStore implements SessionStore {
       await this.#lock?.release();
     }
   }
-}
-
-function notFound(path: string): SessionFileError {
-  return new SessionFileError(
-    { file: path, line: 0 },
-    'no session file there (to start a new session at this path, open it with the option create: true)',
-    'not_found',
-  );
-}
-
-/**
- * Opens the file to read it (and, for a writer, to append to it later): one handle for both. A
- * writer's missing file is created first when `create` is given.
- */
-async function openSessionFile(path: string, readOnly: boolean, create: CreateOptions | undefined, durability: Durability): Promise<FileHandle> {
-  try {
-    return await open(path, readOnly ? 'r' : 'r+');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' && !create) throw notFound(path);
-    if (code !== 'ENOENT') throw new SessionFileError({ file: path, line: 0 }, `cannot read the session file: ${(error as Error).message}`, 'unreadable');
-  }
-  await createFile(path, create!, durability);
-  return open(path, 'r+');
-}
-
-/** Writes the header to a temporary file and renames it into place: the file never exists without it. */
-async function createFile(path: string, create: CreateOptions, durability: Durability): Promise<void> {
-  const header: SessionFileHeader = {
-    type: HEADER_TYPE,
-    version: SESSION_FORMAT_VERSION,
-    id: create.id ?? randomUUID(),
-    createdAt: create.createdAt ?? new Date().toISOString(),
-  };
-  const bytes = Buffer.from(`${serializeHeader(header)}\n`, 'utf8');
-  const temp = `${path}.${process.pid}.${randomUUID()}.tmp`;
-  await writeFile(temp, bytes, { flag: 'wx', flush: durability !== 'never' });
-  await rename(temp, path);
-  if (durability === 'always') await syncDirectory(dirname(path));
-}
-
-async function syncDirectory(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-/**
- * Writes a copy of a session file in the current format version (same session id, same entries),
- * to `target` (default: in place, atomically). The only operation that rewrites a session file.
- */
-export async function upgradeSessionFile(path: string, target: string = path): Promise<{ from: number; to: number }> {
-  if (typeof target !== 'string' || target === '') {
-    throw new SessionOptionsError('upgradeSessionFile', 'target', `expected the path to write the copy to, got ${JSON.stringify(target) ?? String(target)}`);
-  }
-  const source = await JsonlStore.open(path, { readOnly: true, strict: true });
-  const lock = await acquireLock(target).catch((error: unknown) => {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    throw new SessionFileError({ file: target, line: 0 }, `cannot write the copy: the folder ${dirname(target)} does not exist`, 'not_found');
-  });
-  try {
-    let text = `${serializeHeader({ ...source.header, version: SESSION_FORMAT_VERSION })}\n`;
-    for (const entry of source.entries) text += `${serializeEntry(entry)}\n`;
-    const temp = `${target}.${process.pid}.${randomUUID()}.tmp`;
-    await writeFile(temp, text, { flag: 'wx', flush: true });
-    await rename(temp, target);
-    await syncDirectory(dirname(target));
-  } finally {
-    await lock.release();
-  }
-  return { from: source.version, to: SESSION_FORMAT_VERSION };
 }
