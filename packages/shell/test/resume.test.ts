@@ -12,6 +12,24 @@ function afterCrash(agent: Agent, journal: JournalStore & { lines: readonly unkn
   return { session: createSessionLog(new MemoryStore(entries)), journal: memoryJournal(structuredClone(journal.lines) as never) };
 }
 
+/**
+ * An agent with a memory journal whose turn ran its tool (echo, call `c1`) and is in its second
+ * model call, which never answers: where the crash tests cut the process short.
+ */
+async function inSecondModelCall() {
+  const journal = memoryJournal();
+  const { echo } = recordingTools();
+  const agent = createAgent({
+    model: scriptedModel([{ toolCalls: [{ id: 'c1', name: 'echo', args: { text: 'x' } }] }, { text: 'never', delayMs: Infinity }]),
+    tools: [echo],
+    journal,
+  });
+  void agent.prompt('go');
+  await nextEvent(agent, 'tools.finished');
+  await nextEvent(agent, 'llm.started');
+  return { agent, journal, echo };
+}
+
 const hangs = (name: string, idempotent: boolean, ran: string[]) =>
   defineTool({
     name,
@@ -94,16 +112,7 @@ describe('resumeAgent after a crash', () => {
   });
 
   it('calls the model again when the crash came mid-call, and writes entries the log had not received', async () => {
-    const journal = memoryJournal();
-    const { echo } = recordingTools();
-    const agent = createAgent({
-      model: scriptedModel([{ toolCalls: [{ id: 'c1', name: 'echo', args: { text: 'x' } }] }, { text: 'never', delayMs: Infinity }]),
-      tools: [echo],
-      journal,
-    });
-    void agent.prompt('go');
-    await nextEvent(agent, 'tools.finished');
-    await nextEvent(agent, 'llm.started');
+    const { agent, journal, echo } = await inSecondModelCall();
     // The process died after journaling the tool results but before the log got them.
     const crashed = afterCrash(agent, journal, 1);
     await agent.close();
@@ -148,15 +157,7 @@ describe('resumeAgent after a crash', () => {
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
     process.on('unhandledRejection', onUnhandled);
     try {
-      const journal = memoryJournal();
-      const { echo } = recordingTools();
-      const agent = createAgent({
-        model: scriptedModel([{ toolCalls: [{ id: 'c1', name: 'echo', args: { text: 'x' } }] }, { text: 'never', delayMs: Infinity }]),
-        tools: [echo],
-        journal,
-      });
-      void agent.prompt('go');
-      await nextEvent(agent, 'llm.started');
+      const { agent, journal, echo } = await inSecondModelCall();
       const crashed = afterCrash(agent, journal);
       await agent.close();
       class FullDisk extends MemoryStore {
@@ -175,16 +176,7 @@ describe('resumeAgent after a crash', () => {
   });
 
   it('refuses a journal that is behind its session (a lost tail), naming both positions', async () => {
-    const journal = memoryJournal();
-    const { echo } = recordingTools();
-    const agent = createAgent({
-      model: scriptedModel([{ toolCalls: [{ id: 'c1', name: 'echo', args: { text: 'x' } }] }, { text: 'never', delayMs: Infinity }]),
-      tools: [echo],
-      journal,
-    });
-    void agent.prompt('go');
-    await nextEvent(agent, 'tools.finished');
-    await nextEvent(agent, 'llm.started');
+    const { agent, journal, echo } = await inSecondModelCall();
     const crashed = afterCrash(agent, journal);
     const leaf = crashed.session.leafId;
     await agent.close();
