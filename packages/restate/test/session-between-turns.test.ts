@@ -103,15 +103,18 @@ describe('a durable session on a log the host keeps follows it between turns', (
     const session = sessionOf('shared');
     await session.prompt('to the durable agent');
     const log = host.logOf('shared');
-    const local = createAgent({ model: scriptedModel([{ text: 'local answer' }]), session: log });
+    const localModel = scriptedModel([{ text: 'local answer' }, { text: 'local again' }]);
+    const local = createAgent({ model: localModel, session: log });
     await local.prompt('to the local agent');
-    await local.close();
 
     const requests = requestsFrom();
     await session.prompt('durable again');
-    expect(requests()).toEqual([
-      ['user:to the durable agent', 'assistant:re user:to the durable agent', 'user:to the local agent', 'assistant:local answer', 'user:durable again'],
-    ]);
+    const both = ['user:to the durable agent', 'assistant:re user:to the durable agent', 'user:to the local agent', 'assistant:local answer', 'user:durable again'];
+    expect(requests()).toEqual([both]);
+    // And the local agent follows the durable turn in its turn.
+    await local.prompt('local again');
+    expect(saidAll(localModel.requests[1]!.messages)).toEqual([...both, 'assistant:re user:durable again', 'user:local again']);
+    await local.close();
     for (const [i, entry] of log.entries().entries()) expect(entry.parentId).toBe(i === 0 ? null : log.entries()[i - 1]!.id);
   });
 
