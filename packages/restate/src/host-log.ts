@@ -7,11 +7,11 @@ import type { TurnLog } from './state-log.js';
  * The session log as a store the host keeps (a `SessionLog` over JSONL, SQLite, …), which things
  * besides the turn may change: a host's `branch`, `setLabel` or `setSessionName`, another agent's
  * turn. A turn stands on the log's leaf as it is when the turn starts, as the shell's agent does.
- * That leaf's id is journaled as the turn starts, so a replay stands on the same path whatever
- * the leaf is by then: entries never change, so the path to an entry is the same whenever it is read. The
- * log keeps its leaf's path, so a leaf nothing moved costs a copy of it, and a moved one a walk.
- * Each persist is a step that appends only the entries the log does not have yet: idempotent by
- * entry id.
+ * That leaf's id is journaled as the turn starts, so a replay stands on the same path whatever the
+ * leaf is by then: entries never change, so the path to an entry is the same whenever it is read.
+ * The log keeps its leaf's path, so a leaf nothing moved costs a copy of it, and a moved one a
+ * walk. Each persist is a step that appends only the entries the log does not have yet:
+ * idempotent by entry id.
  */
 export async function openHostLog(ctx: restate.ObjectContext, log: SessionLog): Promise<TurnLog> {
   const leafId = await ctx.run('session log leaf', () => log.leafId);
