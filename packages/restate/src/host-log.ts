@@ -4,15 +4,21 @@ import type { SessionLog } from '@tiller/session';
 import type { TurnLog } from './state-log.js';
 
 /**
- * The session log as a store the host gives (a `SessionLog` over JSONL, SQLite, …). The path a
- * turn builds on is the log's path cut at a length journaled when the turn started, so a replay
- * builds on the same path even though the turn's own entries are in the log by then. Each persist
- * is a step that appends only the entries the log does not have yet: idempotent by entry id.
+ * The session log as a store the host keeps (a `SessionLog` over JSONL, SQLite, …), which things
+ * besides the turn may change: a host's `branch`, `setLabel` or `setSessionName`, another agent's
+ * turn. A turn stands on the log's leaf as it is when the turn starts, as the shell's agent does.
+ * That leaf's id is journaled as the turn starts, so a replay stands on the same path whatever the
+ * leaf is by then: entries never change, so the path to an entry is the same whenever it is read.
+ * The log keeps its leaf's path, so a leaf nothing moved costs a copy of it, and a moved one a
+ * walk. Each persist is a step that appends only the entries the log does not have yet:
+ * idempotent by entry id.
  */
 export async function openHostLog(ctx: restate.ObjectContext, log: SessionLog): Promise<TurnLog> {
-  const size = await ctx.run('session log size', () => log.path().length);
-  const entries = log.path().slice(0, size);
-  if (entries.length !== size) throw new Error(`the session log has ${entries.length} entries on its path, fewer than the ${size} this turn started on`);
+  const leafId = await ctx.run('session log leaf', () => log.leafId);
+  if (leafId !== null && !log.has(leafId)) {
+    throw new Error(`the session log has no entry "${leafId}", the leaf this turn started on: does every worker reach the same store?`);
+  }
+  const entries = log.path(leafId);
   const ids = new Set(entries.map((e) => e.id));
   return {
     entries,

@@ -24,7 +24,11 @@ export async function readLogEntries(ctx: ObjectContext | ObjectSharedContext): 
   return entries;
 }
 
-/** The session log as the virtual object's own state, in pages, appended to idempotently by entry id. */
+/**
+ * The session log as the virtual object's own state, in pages, appended to idempotently by entry
+ * id. Only the object's exclusive `turn` handler writes it, so nothing outside the agent moves its
+ * leaf: it is one chain, and each turn continues from the last entry of the one before.
+ */
 export async function openStateLog(ctx: ObjectContext): Promise<TurnLog> {
   const entries = await readLogEntries(ctx);
   const ids = new Set(entries.map((e) => e.id));

@@ -1,35 +1,21 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AssistantMessage } from '@tiller/core';
-import { createSessionLog, MemoryStore, type SessionLog } from '@tiller/session';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { connect, type LocalServer, serve, startLocalServer, type Worker } from '../src/index.js';
+import { connect } from '../src/index.js';
+import { type HostLogWorker, startHostLogWorker } from './support/host-log-worker.js';
 import { testAgent } from './support/test-agent.js';
 
 /** A durable agent whose session log is a store the host keeps, not Restate's state. */
-const logs = new Map<string, SessionLog>();
-let server: LocalServer;
-let worker: Worker;
+let host: HostLogWorker;
 beforeAll(async () => {
-  server = await startLocalServer();
-  worker = await serve({
-    ...testAgent(() => {}, sleep),
-    name: 'HostLogSession',
-    sessionLog: (id) => {
-      if (!logs.has(id)) logs.set(id, createSessionLog(new MemoryStore()));
-      return logs.get(id)!;
-    },
-  });
-  await server.register(worker.url);
+  host = await startHostLogWorker({ ...testAgent(() => {}, sleep), name: 'HostLogSession' });
 });
-afterAll(async () => {
-  await worker?.close();
-  await server?.stop();
-});
+afterAll(() => host?.stop());
 
 it('persists every entry to the host\'s session log, once, and the next turn builds on it', async () => {
-  const session = connect({ ingressUrl: server.ingressUrl, name: 'HostLogSession' }).session('kept-by-the-host');
+  const session = connect({ ingressUrl: host.server.ingressUrl, name: 'HostLogSession' }).session('kept-by-the-host');
   expect(await session.prompt(JSON.stringify({ rounds: 1 }))).toMatchObject({ status: 'completed', iterations: 1 });
-  const log = logs.get('kept-by-the-host')!;
+  const log = host.logOf('kept-by-the-host');
   const first = log.path();
   expect(first.map((e) => (e.kind === 'message' ? e.message.role : e.kind))).toEqual(['user', 'assistant', 'toolResult', 'toolResult', 'assistant']);
   expect(await session.entries()).toEqual(first);
@@ -44,11 +30,11 @@ it('persists every entry to the host\'s session log, once, and the next turn bui
 });
 
 it('starts one turn for a turn id sent twice (a host that retries its prompt)', async () => {
-  const session = connect({ ingressUrl: server.ingressUrl, name: 'HostLogSession' }).session('sent-twice');
+  const session = connect({ ingressUrl: host.server.ingressUrl, name: 'HostLogSession' }).session('sent-twice');
   const first = await session.start(JSON.stringify({ rounds: 1 }), { turnId: 'the-one-turn' });
   const again = await session.start(JSON.stringify({ rounds: 1 }), { turnId: 'the-one-turn' });
   expect(again.invocationId).toBe(first.invocationId);
   expect(await again.outcome()).toEqual(await first.outcome());
-  const prompts = logs.get('sent-twice')!.path().filter((e) => e.kind === 'message' && e.message.role === 'user');
+  const prompts = host.logOf('sent-twice').path().filter((e) => e.kind === 'message' && e.message.role === 'user');
   expect(prompts).toHaveLength(1);
 });
