@@ -235,6 +235,25 @@ describe('a reply that repeats a tool call id', () => {
     d.toolsDone();
     expect(roles(d.snapshot.context.view)).toEqual(['user', 'assistant', 'toolResult', 'toolResult']);
   });
+
+  it("tells the model, in the first call's result, that the repeats were dropped; other results stay as the tool gave them", () => {
+    const d = calling();
+    d.toolCalls({ id: 'a', name: 'write', args: { n: 1 } }, { id: 'a', name: 'write', args: { n: 2 } }, { id: 'a', name: 'write', args: { n: 3 } }, { id: 'b', name: 'ls' });
+    d.toolsDone([
+      { toolCallId: 'a', content: [{ type: 'text', text: 'wrote 1' }], isError: false },
+      { toolCallId: 'b', content: [{ type: 'text', text: 'a.ts' }], isError: false },
+    ]);
+    const [first, second] = [...d.snapshot.context.view].slice(-2);
+    expect(first).toMatchObject({ role: 'toolResult', toolCallId: 'a', isError: false });
+    const said = textOf(first);
+    expect(said).toContain('wrote 1');
+    expect(said).toMatch(/2 more tool calls with the id "a".*not run/s);
+    expect(second).toMatchObject({ role: 'toolResult', toolCallId: 'b', content: [{ type: 'text', text: 'a.ts' }] });
+    // The next call's request carries the note (the model sees it), and the turn goes on as usual.
+    d.compactionDone();
+    const call = d.pending();
+    expect(call?.type === 'call_llm' && textOf([...call.context].at(-2))).toBe(said);
+  });
 });
 
 describe('an abort while the model streams', () => {

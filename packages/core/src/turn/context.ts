@@ -44,6 +44,11 @@ export interface Delivery {
 export interface OpenBatch {
   readonly calls: readonly ToolCallPart[];
   readonly decisions: readonly ApprovalDecision[];
+  /**
+   * How many calls of the reply repeated each of these ids and were dropped (only the first call
+   * with an id is kept); the result of that first call tells the model so. Absent when none did.
+   */
+  readonly repeats?: Readonly<Record<string, number>>;
 }
 
 export interface ActiveTurn {

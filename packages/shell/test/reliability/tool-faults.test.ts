@@ -157,7 +157,7 @@ describe('tool faults through a real agent: a result the model can read, a turn 
     await agent.close();
   });
 
-  it('a reply that repeats a tool call id: the first call runs once, the repeat is dropped before anything runs, and the host hears of it', async () => {
+  it('a reply that repeats a tool call id: the first call runs once, the repeat is dropped before anything runs, the model is told in its result, and the host hears of it', async () => {
     const { echo, calls } = recordingTools();
     const model = scriptedModel([
       { toolCalls: [{ id: 'call_dup', name: 'echo', args: { text: 'first' } }, { id: 'call_dup', name: 'echo', args: { text: 'second' } }] },
@@ -176,7 +176,13 @@ describe('tool faults through a real agent: a result the model can read, a turn 
     const [, reply, result] = model.requests[1]!.messages;
     expect(reply).toMatchObject({ role: 'assistant', content: [{ type: 'toolCall', id: 'call_dup', args: { text: 'first' } }] });
     expect(reply!.role === 'assistant' && reply!.content).toHaveLength(1);
-    expect(result).toMatchObject({ role: 'toolResult', toolCallId: 'call_dup', toolName: 'echo', content: [{ type: 'text', text: 'first' }] });
+    // Its result says the repeat did not run, so the model can make that call again with an id of its own.
+    expect(result).toMatchObject({
+      role: 'toolResult',
+      toolCallId: 'call_dup',
+      toolName: 'echo',
+      content: [{ type: 'text', text: 'first' }, { type: 'text', text: expect.stringContaining('1 more tool call with the id "call_dup"') }],
+    });
     expect(await sessionProblems(agent, { file })).toEqual([]);
     expect(await agent.prompt('and the next prompt')).toMatchObject({ status: 'completed' });
     expect(await sessionProblems(agent, { file })).toEqual([]);

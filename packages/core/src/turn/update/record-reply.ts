@@ -29,6 +29,12 @@ function withoutRepeatedCalls(message: AssistantMessage): { message: AssistantMe
   return repeated.length === 0 ? { message, repeated } : { message: { ...message, content }, repeated };
 }
 
+function countOf(ids: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const id of ids) counts[id] = (counts[id] ?? 0) + 1;
+  return counts;
+}
+
 /**
  * Appends the model's reply. Its tool calls become the open batch: whatever happens next, each
  * gets exactly one result before the model is called again.
@@ -50,7 +56,7 @@ export function recordReply(work: WorkingContext, event: TurnEventOf<'llm.done'>
   turn.overflowRetries = 0;
   turn.overflowCompaction = null;
   const calls = toolCallsOf(message);
-  turn.batch = calls.length > 0 ? { calls, decisions: [] } : null;
+  turn.batch = calls.length > 0 ? { calls, decisions: [], ...(repeated.length > 0 ? { repeats: countOf(repeated) } : {}) } : null;
   return calls;
 }
 

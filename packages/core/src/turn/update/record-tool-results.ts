@@ -27,18 +27,32 @@ export function recordToolResults(work: WorkingContext, event: TurnEventOf<'tool
   const byId = new Map(event.results.map((r) => [r.toolCallId, r]));
   const messages = batch.calls.map((call): ToolResultMessage => {
     const result = byId.get(call.id);
-    if (!result) return syntheticResult(call, 'No result was reported for this tool call.');
-    return {
-      role: 'toolResult',
-      toolCallId: call.id,
-      toolName: call.name,
-      content: result.content,
-      isError: result.isError,
-      ...(result.details === undefined ? {} : { details: result.details }),
-    };
+    if (!result) return withRepeatNote(syntheticResult(call, 'No result was reported for this tool call.'), batch.repeats?.[call.id]);
+    return withRepeatNote(
+      {
+        role: 'toolResult',
+        toolCallId: call.id,
+        toolName: call.name,
+        content: result.content,
+        isError: result.isError,
+        ...(result.details === undefined ? {} : { details: result.details }),
+      },
+      batch.repeats?.[call.id],
+    );
   });
   appendMessages(work, event.at, messages);
   turn.batch = null;
   turn.iterations += 1;
   return messages;
+}
+
+/**
+ * The result of a call whose id the reply gave `dropped` more calls: the model is told that those
+ * did not run, so it can make them again, each with an id of its own.
+ */
+function withRepeatNote(result: ToolResultMessage, dropped: number | undefined): ToolResultMessage {
+  if (!dropped) return result;
+  const calls = dropped === 1 ? '1 more tool call' : `${dropped} more tool calls`;
+  const note = `Your reply had ${calls} with the id "${result.toolCallId}"; only the first was run, the others were not run. To make them, call again with an id of its own for each call.`;
+  return { ...result, content: [...result.content, { type: 'text', text: note }] };
 }
