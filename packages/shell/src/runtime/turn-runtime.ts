@@ -12,7 +12,7 @@ import { createJournalWriter, noJournal } from '../journal/journal-writer.js';
 import type { Tool } from '../tools/define-tool.js';
 import { type AskedBatch, createApprovals } from './approvals.js';
 import { createPartialReply } from './partial-reply.js';
-import { createContextMeter } from './context-meter.js';
+import { ContextMeter } from './context-meter.js';
 import { createEventHub } from './event-hub.js';
 import { createInspection } from './inspection.js';
 import { interpret, type Launch } from './interpret.js';
@@ -92,7 +92,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     hub.publish({ type: 'shell.error', where: 'listener', message: error instanceof Error ? error.message : String(error), at: now() }),
   );
   const toolSpecs = options.tools.map((t) => t.spec);
-  const meter = createContextMeter(snapshot.context.entries, options.systemPrompt, toolSpecs);
+  const meter = new ContextMeter(snapshot.context.entries, options.systemPrompt, toolSpecs);
   const approvals = createApprovals(options.limits.approvalTimeoutMs);
   const waiters = createOutcomeWaiters();
   const journal = init.journal ? createJournalWriter(init.journal, init.header, init.nextSeq) : noJournal;
