@@ -108,14 +108,15 @@ export class HostAgent implements Agent {
   }
 
   get snapshot(): TurnSnapshot {
-    return this.#runtime.snapshot;
+    return this.#runtime.getSnapshot();
   }
 
   async prompt(input: UserInput): Promise<TurnOutcome> {
     const runtime = this.#runtime;
     const message = toUserMessage(input, 'prompt');
-    if (runtime.broken) throw runtime.broken;
-    if (this.#starting || runtime.snapshot.context.turn) {
+    const broken = runtime.brokenBy();
+    if (broken) throw broken;
+    if (this.#starting || runtime.getSnapshot().context.turn) {
       throw new AgentBusyError('agent.prompt: a turn is running; use steer() or followUp(), or wait for idle()');
     }
     runtime.claimSession('agent.prompt');
@@ -142,7 +143,7 @@ export class HostAgent implements Agent {
 
   async abort(reason?: string): Promise<void> {
     // A turn that is starting (its turn.start still queued) counts as running.
-    if (!this.#starting && !this.#runtime.snapshot.context.turn) return;
+    if (!this.#starting && !this.#runtime.getSnapshot().context.turn) return;
     await this.#runtime.abort(reason ?? 'aborted by the host');
   }
 

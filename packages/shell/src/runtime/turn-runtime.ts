@@ -46,10 +46,14 @@ type Letter =
   | { kind: 'answer'; id: string; answer: EffectAnswer }
   | { kind: 'perform'; effect: BlockingEffect };
 
+/**
+ * Methods only, no accessors: an object literal with a getter is a dictionary in V8, several
+ * hundred bytes an agent (the current state is read with `getSnapshot`, as of an XState actor).
+ */
 export interface TurnRuntime {
-  readonly snapshot: TurnSnapshot;
+  getSnapshot(): TurnSnapshot;
   /** Why the agent stopped, once it has. */
-  readonly broken: AgentBrokenError | null;
+  brokenBy(): AgentBrokenError | null;
   /** Feeds one input to the core and carries out its effects; resolves once it is applied. */
   feed(input: TurnEvent): Promise<void>;
   /** Takes the session log for a turn; throws `SessionBusyError` while another agent's turn runs on it. */
@@ -249,12 +253,8 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   inspection?.started(snapshot);
 
   return {
-    get snapshot() {
-      return snapshot;
-    },
-    get broken() {
-      return broken;
-    },
+    getSnapshot: () => snapshot,
+    brokenBy: () => broken,
     feed,
     claimSession: (method) => claim.take(method),
     begin: (input) => new Promise<void>((resolve, reject) => mailbox.post({ kind: 'start', input, reply: { resolve, reject } })),
