@@ -85,7 +85,8 @@ class EntryLog implements SessionLog {
   readonly warnings: readonly ReadWarning[];
   readonly #all: Entry[];
   readonly #byId: Map<string, Entry>;
-  readonly #labels = new Map<string, string>();
+  // Made with the first label: most sessions never get one.
+  #labels: Map<string, string> | undefined;
   #sessionName: string | undefined;
   // Built on first use: opening a long session should not pay for listings nobody asked for.
   #childIndex: Map<string | null, Entry[]> | undefined;
@@ -176,11 +177,11 @@ class EntryLog implements SessionLog {
   }
 
   tree(): TreeNode[] {
-    return entryTree(this.#all, this.#labels);
+    return entryTree(this.#all, this.#labels ?? new Map());
   }
 
   labelOf(id: string): string | undefined {
-    return this.#labels.get(id);
+    return this.#labels?.get(id);
   }
 
   async setLabel(targetId: string, label: string | undefined, options: NewEntryOptions = {}): Promise<CustomEntry> {
@@ -216,8 +217,8 @@ class EntryLog implements SessionLog {
       const data = entry.data as LabelData | undefined;
       if (!data || typeof data.targetId !== 'string') return;
       const label = typeof data.label === 'string' ? data.label.trim() : '';
-      if (label) this.#labels.set(data.targetId, label);
-      else this.#labels.delete(data.targetId);
+      if (label) (this.#labels ??= new Map()).set(data.targetId, label);
+      else this.#labels?.delete(data.targetId);
     } else if (entry.customType === CustomTypes.sessionName) {
       const name = (entry.data as SessionNameData | undefined)?.name;
       this.#sessionName = typeof name === 'string' && name.trim() ? name.trim() : undefined;
