@@ -47,90 +47,105 @@ const LedgerOptions = z.strictObject({
  */
 export function createTokenLedger(path: readonly Entry[] = [], options: LedgerOptions = {}): TokenLedger {
   const { counter } = parseOptions(LedgerOptions, options, 'createTokenLedger');
-  const entries: Entry[] = path.slice();
-  let base = 0;
-  let trailing = 0;
-  let anchored = false;
+  return new PathLedger(path, counter);
+}
 
-  /** Estimate of the context from the compaction at `index`: its summary and what it keeps. */
-  const afterCompaction = (index: number): number => {
-    // When its first kept entry is not on the path, the compaction keeps nothing but its summary.
-    const start = Math.min(keptStartIndex(entries, index), index);
-    let total = 0;
-    for (const message of buildContext(entries.slice(start, index + 1))) total += estimateTokens(message, counter);
-    return total;
-  };
+/** The ledger behind `createTokenLedger`: a class, so its methods and accessors live once on the prototype rather than in every ledger. */
+class PathLedger implements TokenLedger {
+  readonly #entries: Entry[];
+  readonly #counter: TokenCounter | undefined;
+  #base = 0;
+  #trailing = 0;
+  #anchored = false;
 
-  const addTrailing = (entry: Entry): void => {
-    const message = entryMessage(entry);
-    if (message) trailing += estimateTokens(message, counter);
-  };
-
-  // Load: anchor on the last trusted usage after the latest compaction, estimate what follows.
-  const compaction = lastCompactionIndex(entries);
-  let anchor = -1;
-  for (let i = entries.length - 1; i > compaction; i--) {
-    const entry = entries[i]!;
-    const usage = entry.kind === 'message' ? trustedUsage(entry.message) : undefined;
-    if (usage) {
-      anchor = i;
-      base = calculateContextTokens(usage);
-      anchored = true;
-      break;
+  constructor(path: readonly Entry[], counter: TokenCounter | undefined) {
+    this.#entries = path.slice();
+    this.#counter = counter;
+    // Load: anchor on the last trusted usage after the latest compaction, estimate what follows.
+    const entries = this.#entries;
+    const compaction = lastCompactionIndex(entries);
+    let anchor = -1;
+    for (let i = entries.length - 1; i > compaction; i--) {
+      const entry = entries[i]!;
+      const usage = entry.kind === 'message' ? trustedUsage(entry.message) : undefined;
+      if (usage) {
+        anchor = i;
+        this.#base = calculateContextTokens(usage);
+        this.#anchored = true;
+        break;
+      }
     }
+    if (anchor < 0 && compaction >= 0) this.#base = this.#afterCompaction(compaction);
+    for (let i = Math.max(anchor, compaction) + 1; i < entries.length; i++) this.#addTrailing(entries[i]!);
   }
-  if (anchor < 0 && compaction >= 0) base = afterCompaction(compaction);
-  for (let i = Math.max(anchor, compaction) + 1; i < entries.length; i++) addTrailing(entries[i]!);
 
-  const append = (entry: Entry): void => {
-    entries.push(entry);
+  get length(): number {
+    return this.#entries.length;
+  }
+
+  get tokens(): number {
+    return this.#base + this.#trailing;
+  }
+
+  get anchored(): boolean {
+    return this.#anchored;
+  }
+
+  estimate(): LedgerEstimate {
+    const anchored = this.#anchored;
+    return {
+      tokens: this.#base + this.#trailing,
+      anchored,
+      usageTokens: anchored ? this.#base : 0,
+      trailingTokens: anchored ? this.#trailing : this.#base + this.#trailing,
+    };
+  }
+
+  append(entry: Entry): void {
+    this.#entries.push(entry);
     switch (entry.kind) {
       case 'compaction':
-        base = afterCompaction(entries.length - 1);
-        trailing = 0;
-        anchored = false;
+        this.#base = this.#afterCompaction(this.#entries.length - 1);
+        this.#trailing = 0;
+        this.#anchored = false;
         return;
       case 'message': {
         const usage = trustedUsage(entry.message);
         if (usage) {
-          base = calculateContextTokens(usage);
-          trailing = 0;
-          anchored = true;
-        } else addTrailing(entry);
+          this.#base = calculateContextTokens(usage);
+          this.#trailing = 0;
+          this.#anchored = true;
+        } else this.#addTrailing(entry);
         return;
       }
       case 'branch_summary':
       case 'custom':
-        addTrailing(entry);
+        this.#addTrailing(entry);
         return;
       default: {
         const unknownEntry: never = entry;
         throw new TypeError(`unknown entry kind ${JSON.stringify(unknownEntry)}`);
       }
     }
-  };
+  }
 
-  return {
-    get length() {
-      return entries.length;
-    },
-    get tokens() {
-      return base + trailing;
-    },
-    get anchored() {
-      return anchored;
-    },
-    estimate: () => ({
-      tokens: base + trailing,
-      anchored,
-      usageTokens: anchored ? base : 0,
-      trailingTokens: anchored ? trailing : base + trailing,
-    }),
-    append,
-    appendAll(more) {
-      for (const entry of more) append(entry);
-    },
-  };
+  appendAll(more: Iterable<Entry>): void {
+    for (const entry of more) this.append(entry);
+  }
+
+  /** Estimate of the context from the compaction at `index`: its summary and what it keeps. */
+  #afterCompaction(index: number): number {
+    // When its first kept entry is not on the path, the compaction keeps nothing but its summary.
+    const start = Math.min(keptStartIndex(this.#entries, index), index);
+    let total = 0;
+    for (const message of buildContext(this.#entries.slice(start, index + 1))) total += estimateTokens(message, this.#counter);
+    return total;
+  }
+
+  #addTrailing(entry: Entry): void {
+    const message = entryMessage(entry);
+    if (message) this.#trailing += estimateTokens(message, this.#counter);
+  }
 }
 
 /**

@@ -168,6 +168,19 @@ describe('createSessionLog: labels and name', () => {
     expect(log.context()).toEqual(buildContext(chain(2)));
   });
 
+  it('reads labels back from a reopened store; clearing a label on a log that never had one changes nothing', async () => {
+    const store = new MemoryStore();
+    const log = createSessionLog(store);
+    await log.append(chain(2));
+    await log.setLabel('e1', undefined, { id: 'l0', at: AT });
+    expect(log.labelOf('e1')).toBeUndefined();
+    expect(log.tree()[0]!.label).toBeUndefined();
+    await log.setLabel('e0', 'start', { id: 'l1', at: AT });
+    const reopened = createSessionLog(store);
+    expect(reopened.labelOf('e0')).toBe('start');
+    expect(reopened.tree()[0]!.label).toBe('start');
+  });
+
   it('keeps the latest session name, also after reopening the store', async () => {
     const store = new MemoryStore();
     const log = createSessionLog(store);

@@ -76,172 +76,208 @@ const NewEntryOptionsSchema = z.strictObject({
  */
 export function createSessionLog(store: SessionStore): SessionLog {
   checkStore(store);
-  const all: Entry[] = [...store.entries];
-  // A store that indexed its entries while loading them hands the index over: no second pass.
-  const adopted = store.takeIndex?.();
-  const warnings: readonly ReadWarning[] = store.warnings ?? [];
-  const byId = adopted ?? new Map<string, Entry>();
-  const labels = new Map<string, string>();
-  let sessionName: string | undefined;
+  return new EntryLog(store);
+}
+
+/** The log behind `createSessionLog`: a class, so its methods and accessors live once on the prototype rather than in every log. */
+class EntryLog implements SessionLog {
+  readonly store: SessionStore;
+  readonly warnings: readonly ReadWarning[];
+  readonly #all: Entry[];
+  readonly #byId: Map<string, Entry>;
+  // Made with the first label: most sessions never get one.
+  #labels: Map<string, string> | undefined;
+  #sessionName: string | undefined;
   // Built on first use: opening a long session should not pay for listings nobody asked for.
-  let childIndex: Map<string | null, Entry[]> | undefined;
-  let leafId: string | null = null;
+  #childIndex: Map<string | null, Entry[]> | undefined;
+  #leafId: string | null;
   // The path to the leaf, once walked, kept in step with appends that continue it: a session is
   // read at its leaf over and over, and walking 100k parents through the index misses the cache
   // at every step. Dropped when the leaf moves elsewhere (`branch`, a batch off the leaf).
-  let leafPath: Entry[] | undefined;
-  let queue: Promise<void> = Promise.resolve();
-  let closed = false;
+  #leafPath: Entry[] | undefined;
+  #queue: Promise<void> = Promise.resolve();
+  #closed = false;
 
-  const index = (entry: Entry) => {
-    all.push(entry);
-    byId.set(entry.id, entry);
-    if (entry.kind === 'custom') noteCustom(entry);
-    if (childIndex) addChild(childIndex, entry, byId);
-  };
+  constructor(store: SessionStore) {
+    this.store = store;
+    this.#all = [...store.entries];
+    // A store that indexed its entries while loading them hands the index over: no second pass.
+    const adopted = store.takeIndex?.();
+    this.warnings = store.warnings ?? [];
+    this.#byId = adopted ?? new Map<string, Entry>();
+    if (!adopted) indexStoreEntries(this.#all, this.#byId);
+    for (const entry of this.#all) if (entry.kind === 'custom') this.#noteCustom(entry);
+    this.#leafId = this.#all.at(-1)?.id ?? null;
+  }
 
-  const noteCustom = (entry: CustomEntry) => {
+  get leafId(): string | null {
+    return this.#leafId;
+  }
+
+  get sessionName(): string | undefined {
+    return this.#sessionName;
+  }
+
+  get size(): number {
+    return this.#all.length;
+  }
+
+  get(id: string): Entry | undefined {
+    return this.#byId.get(id);
+  }
+
+  has(id: string): boolean {
+    return this.#byId.has(id);
+  }
+
+  entries(): readonly Entry[] {
+    return this.#all;
+  }
+
+  append(batch: readonly Entry[]): Promise<void> {
+    if (this.#closed) return Promise.reject(new AppendError('closed', batch[0]?.id ?? '', 'the session log is closed'));
+    const job = this.#queue.then(async () => {
+      if (this.store.readOnly) throw new AppendError('read_only', batch[0]?.id ?? '', 'the session was opened read-only');
+      validateBatch(batch, (id) => this.#byId.has(id));
+      if (batch.length === 0) return;
+      await this.store.append(batch);
+      for (const entry of batch) this.#index(entry);
+      this.#extendLeafPath(batch);
+      this.#leafId = batch[batch.length - 1]!.id;
+    });
+    // A failed append must not block the ones after it.
+    this.#queue = job.catch(() => undefined);
+    return job;
+  }
+
+  /** A path of the caller's own: the kept leaf path is copied, a walked one is fresh already. */
+  path(target: string | null = this.#leafId): Entry[] {
+    const entries = this.#readPath(target);
+    return entries === this.#leafPath ? entries.slice() : entries;
+  }
+
+  // A batch open at the leaf is shown as it stands: a turn may be running it.
+  context(target: string | null = this.#leafId): Message[] {
+    return buildContext(this.#readPath(target), { openBatch: 'leave' });
+  }
+
+  branch(fromEntryId: string | null): void {
+    if (fromEntryId !== null) this.#requireEntry(fromEntryId);
+    if (fromEntryId !== this.#leafId) this.#leafPath = undefined;
+    this.#leafId = fromEntryId;
+  }
+
+  children(id: string): Entry[] {
+    this.#requireEntry(id);
+    return [...(this.#children().get(id) ?? [])];
+  }
+
+  roots(): Entry[] {
+    return [...(this.#children().get(null) ?? [])];
+  }
+
+  tree(): TreeNode[] {
+    return entryTree(this.#all, this.#labels ?? new Map());
+  }
+
+  labelOf(id: string): string | undefined {
+    return this.#labels?.get(id);
+  }
+
+  async setLabel(targetId: string, label: string | undefined, options: NewEntryOptions = {}): Promise<CustomEntry> {
+    const checked = checkOptions('setLabel', NewEntryOptionsSchema, options);
+    if (label !== undefined && typeof label !== 'string') throw new SessionOptionsError('setLabel', 'label', `expected a string or undefined, got ${typeof label}`);
+    this.#requireEntry(targetId);
+    const data: LabelData = label === undefined ? { targetId } : { targetId, label };
+    return this.#appendCustom(CustomTypes.label, data, checked);
+  }
+
+  async setSessionName(name: string | undefined, options: NewEntryOptions = {}): Promise<CustomEntry> {
+    const checked = checkOptions('setSessionName', NewEntryOptionsSchema, options);
+    if (name !== undefined && typeof name !== 'string') throw new SessionOptionsError('setSessionName', 'name', `expected a string or undefined, got ${typeof name}`);
+    const data: SessionNameData = name === undefined ? {} : { name };
+    return this.#appendCustom(CustomTypes.sessionName, data, checked);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#queue;
+    await this.store.close();
+  }
+
+  #index(entry: Entry): void {
+    this.#all.push(entry);
+    this.#byId.set(entry.id, entry);
+    if (entry.kind === 'custom') this.#noteCustom(entry);
+    if (this.#childIndex) addChild(this.#childIndex, entry, this.#byId);
+  }
+
+  #noteCustom(entry: CustomEntry): void {
     if (entry.customType === CustomTypes.label) {
       const data = entry.data as LabelData | undefined;
       if (!data || typeof data.targetId !== 'string') return;
       const label = typeof data.label === 'string' ? data.label.trim() : '';
-      if (label) labels.set(data.targetId, label);
-      else labels.delete(data.targetId);
+      if (label) (this.#labels ??= new Map()).set(data.targetId, label);
+      else this.#labels?.delete(data.targetId);
     } else if (entry.customType === CustomTypes.sessionName) {
       const name = (entry.data as SessionNameData | undefined)?.name;
-      sessionName = typeof name === 'string' && name.trim() ? name.trim() : undefined;
+      this.#sessionName = typeof name === 'string' && name.trim() ? name.trim() : undefined;
     }
-  };
+  }
 
-  if (!adopted) indexStoreEntries(all, byId);
-  for (const entry of all) if (entry.kind === 'custom') noteCustom(entry);
-  leafId = all.at(-1)?.id ?? null;
-
-  const requireEntry = (id: string): Entry => {
-    const entry = byId.get(id);
+  #requireEntry(id: string): Entry {
+    const entry = this.#byId.get(id);
     if (!entry) throw new UnknownEntryError(id);
     return entry;
-  };
+  }
 
-  const children = (): Map<string | null, Entry[]> => {
-    if (!childIndex) {
-      childIndex = new Map();
-      for (const entry of all) addChild(childIndex, entry, byId);
+  #children(): Map<string | null, Entry[]> {
+    if (!this.#childIndex) {
+      this.#childIndex = new Map();
+      for (const entry of this.#all) addChild(this.#childIndex, entry, this.#byId);
     }
-    return childIndex;
-  };
+    return this.#childIndex;
+  }
 
-  const walk = (target: string): Entry[] => {
+  #walk(target: string): Entry[] {
     const out: Entry[] = [];
     // A parent that is missing (a line a damaged file lost) ends the walk, as a root would.
-    for (let entry: Entry | undefined = requireEntry(target); entry; entry = entry.parentId === null ? undefined : byId.get(entry.parentId)) {
+    for (let entry: Entry | undefined = this.#requireEntry(target); entry; entry = entry.parentId === null ? undefined : this.#byId.get(entry.parentId)) {
       out.push(entry);
     }
     return out.reverse();
-  };
+  }
 
   /** The path to `target`: when that is the leaf, the kept array itself, which callers only read. */
-  const readPath = (target: string | null): Entry[] => {
+  #readPath(target: string | null): Entry[] {
     if (target === null) return [];
-    if (target !== leafId) return walk(target);
-    return (leafPath ??= walk(target));
-  };
-
-  /** A path of the caller's own: the kept leaf path is copied, a walked one is fresh already. */
-  const path = (target: string | null | undefined = leafId): Entry[] => {
-    const entries = readPath(target);
-    return entries === leafPath ? entries.slice() : entries;
-  };
+    if (target !== this.#leafId) return this.#walk(target);
+    return (this.#leafPath ??= this.#walk(target));
+  }
 
   /** Keeps `leafPath` the path to the new leaf after `batch` was indexed, when the batch continues it. */
-  const extendLeafPath = (batch: readonly Entry[]) => {
-    let tip = leafId;
+  #extendLeafPath(batch: readonly Entry[]): void {
+    let tip = this.#leafId;
     for (const entry of batch) {
       if (entry.parentId !== tip) {
-        leafPath = undefined;
+        this.#leafPath = undefined;
         return;
       }
-      leafPath?.push(entry);
+      this.#leafPath?.push(entry);
       tip = entry.id;
     }
-  };
+  }
 
-  const appendCustom = async (customType: string, data: unknown, options: NewEntryOptions): Promise<CustomEntry> => {
+  async #appendCustom(customType: string, data: unknown, options: NewEntryOptions): Promise<CustomEntry> {
     const entry: CustomEntry = {
       id: options.id ?? randomUUID(),
-      parentId: leafId,
+      parentId: this.#leafId,
       at: options.at ?? new Date().toISOString(),
       kind: 'custom',
       customType,
       data,
     };
-    await log.append([entry]);
+    await this.append([entry]);
     return entry;
-  };
-
-  const log: SessionLog = {
-    store,
-    get leafId() {
-      return leafId;
-    },
-    get sessionName() {
-      return sessionName;
-    },
-    get size() {
-      return all.length;
-    },
-    warnings,
-    get: (id) => byId.get(id),
-    has: (id) => byId.has(id),
-    entries: () => all,
-    append(batch) {
-      if (closed) return Promise.reject(new AppendError('closed', batch[0]?.id ?? '', 'the session log is closed'));
-      const job = queue.then(async () => {
-        if (store.readOnly) throw new AppendError('read_only', batch[0]?.id ?? '', 'the session was opened read-only');
-        validateBatch(batch, (id) => byId.has(id));
-        if (batch.length === 0) return;
-        await store.append(batch);
-        for (const entry of batch) index(entry);
-        extendLeafPath(batch);
-        leafId = batch[batch.length - 1]!.id;
-      });
-      // A failed append must not block the ones after it.
-      queue = job.catch(() => undefined);
-      return job;
-    },
-    path,
-    // A batch open at the leaf is shown as it stands: a turn may be running it.
-    context: (target = leafId) => buildContext(readPath(target), { openBatch: 'leave' }),
-    branch(fromEntryId) {
-      if (fromEntryId !== null) requireEntry(fromEntryId);
-      if (fromEntryId !== leafId) leafPath = undefined;
-      leafId = fromEntryId;
-    },
-    children(id) {
-      requireEntry(id);
-      return [...(children().get(id) ?? [])];
-    },
-    roots: () => [...(children().get(null) ?? [])],
-    tree: () => entryTree(all, labels),
-    labelOf: (id) => labels.get(id),
-    async setLabel(targetId, label, options = {}) {
-      const checked = checkOptions('setLabel', NewEntryOptionsSchema, options);
-      if (label !== undefined && typeof label !== 'string') throw new SessionOptionsError('setLabel', 'label', `expected a string or undefined, got ${typeof label}`);
-      requireEntry(targetId);
-      const data: LabelData = label === undefined ? { targetId } : { targetId, label };
-      return appendCustom(CustomTypes.label, data, checked);
-    },
-    async setSessionName(name, options = {}) {
-      const checked = checkOptions('setSessionName', NewEntryOptionsSchema, options);
-      if (name !== undefined && typeof name !== 'string') throw new SessionOptionsError('setSessionName', 'name', `expected a string or undefined, got ${typeof name}`);
-      const data: SessionNameData = name === undefined ? {} : { name };
-      return appendCustom(CustomTypes.sessionName, data, checked);
-    },
-    async close() {
-      closed = true;
-      await queue;
-      await store.close();
-    },
-  };
-  return log;
+  }
 }

@@ -56,7 +56,7 @@ export function createAgent(options: AgentOptions): Agent {
   const base = session.path();
   const snapshot = start({ maxIterations: resolved.limits.maxIterations, entries: base });
   const runtime = createTurnRuntime({ options: resolved, session, journal, snapshot, header: journal ? journalHeader(resolved, session, base.length) : null, nextSeq: 0, entryPoint: 'createAgent' });
-  return hostApi(session, journal, runtime);
+  return new HostAgent(session, journal, runtime);
 }
 
 /**
@@ -87,53 +87,92 @@ function toUserMessage(input: UserInput, method: string): UserMessage {
   return parsed.data;
 }
 
-/** The host API over a runtime; `resumeAgent` builds the same over a replayed snapshot. */
-export function hostApi(session: SessionLog, journal: JournalStore | undefined, runtime: TurnRuntime): Agent {
-  let starting = false;
-  const agent: Agent = {
-    get snapshot() {
-      return runtime.snapshot;
-    },
-    session,
-    journal,
-    async prompt(input) {
-      const message = toUserMessage(input, 'prompt');
-      if (runtime.broken) throw runtime.broken;
-      if (starting || runtime.snapshot.context.turn) {
-        throw new AgentBusyError('agent.prompt: a turn is running; use steer() or followUp(), or wait for idle()');
-      }
-      runtime.claimSession('agent.prompt');
-      const turnId = randomUUID();
-      const outcome = runtime.startTurn(turnId);
-      // If the start itself fails (or the compaction policy refuses the turn), that error is the one the caller gets.
-      outcome.catch(() => undefined);
-      // Until turn.start is applied the snapshot shows no turn; `starting` covers that gap only, so a
-      // listener may prompt again as soon as it hears turn.ended.
-      starting = true;
-      try {
-        await runtime.begin({ type: 'turn.start', turnId, at: now(), message });
-      } finally {
-        starting = false;
-      }
-      return outcome;
-    },
-    steer: async (input) => runtime.feed({ type: 'steer', at: now(), message: toUserMessage(input, 'steer') }),
-    followUp: async (input) => runtime.feed({ type: 'follow_up', at: now(), message: toUserMessage(input, 'followUp') }),
-    async abort(reason) {
-      // A turn that is starting (its turn.start still queued) counts as running.
-      if (!starting && !runtime.snapshot.context.turn) return;
-      await runtime.abort(reason ?? 'aborted by the host');
-    },
-    approve: (decisions) => runtime.decide(Array.isArray(decisions) ? decisions : [decisions]),
-    pendingApprovals: () => runtime.pendingApprovals(),
-    idle: () => runtime.idle(),
-    subscribe: (listener) => runtime.subscribe(listener),
-    events: () => runtime.events(),
-    [Symbol.asyncIterator]: () => runtime.events(),
-    async close() {
-      await agent.abort('the agent was closed');
-      await runtime.close();
-    },
-  };
-  return agent;
+/**
+ * The host API over a runtime; `resumeAgent` builds the same over a replayed snapshot. A class, so
+ * its methods and its `snapshot` accessor live once on the prototype rather than in every agent.
+ */
+export class HostAgent implements Agent {
+  readonly session: SessionLog;
+  readonly journal: JournalStore | undefined;
+  readonly #runtime: TurnRuntime;
+  /**
+   * Until turn.start is applied the snapshot shows no turn; `starting` covers that gap only, so a
+   * listener may prompt again as soon as it hears turn.ended.
+   */
+  #starting = false;
+
+  constructor(session: SessionLog, journal: JournalStore | undefined, runtime: TurnRuntime) {
+    this.session = session;
+    this.journal = journal;
+    this.#runtime = runtime;
+  }
+
+  get snapshot(): TurnSnapshot {
+    return this.#runtime.getSnapshot();
+  }
+
+  async prompt(input: UserInput): Promise<TurnOutcome> {
+    const runtime = this.#runtime;
+    const message = toUserMessage(input, 'prompt');
+    const broken = runtime.brokenBy();
+    if (broken) throw broken;
+    if (this.#starting || runtime.getSnapshot().context.turn) {
+      throw new AgentBusyError('agent.prompt: a turn is running; use steer() or followUp(), or wait for idle()');
+    }
+    runtime.claimSession('agent.prompt');
+    const turnId = randomUUID();
+    const outcome = runtime.startTurn(turnId);
+    // If the start itself fails (or the compaction policy refuses the turn), that error is the one the caller gets.
+    outcome.catch(() => undefined);
+    this.#starting = true;
+    try {
+      await runtime.begin({ type: 'turn.start', turnId, at: now(), message });
+    } finally {
+      this.#starting = false;
+    }
+    return outcome;
+  }
+
+  async steer(input: UserInput): Promise<void> {
+    return this.#runtime.feed({ type: 'steer', at: now(), message: toUserMessage(input, 'steer') });
+  }
+
+  async followUp(input: UserInput): Promise<void> {
+    return this.#runtime.feed({ type: 'follow_up', at: now(), message: toUserMessage(input, 'followUp') });
+  }
+
+  async abort(reason?: string): Promise<void> {
+    // A turn that is starting (its turn.start still queued) counts as running.
+    if (!this.#starting && !this.#runtime.getSnapshot().context.turn) return;
+    await this.#runtime.abort(reason ?? 'aborted by the host');
+  }
+
+  approve(decisions: ApprovalDecision | readonly ApprovalDecision[]): void {
+    this.#runtime.decide(Array.isArray(decisions) ? decisions : [decisions]);
+  }
+
+  pendingApprovals(): ToolCallPart[] {
+    return this.#runtime.pendingApprovals();
+  }
+
+  idle(): Promise<TurnOutcome | null> {
+    return this.#runtime.idle();
+  }
+
+  subscribe(listener: AgentListener): () => void {
+    return this.#runtime.subscribe(listener);
+  }
+
+  events(): AsyncIterableIterator<AgentEvent> {
+    return this.#runtime.events();
+  }
+
+  [Symbol.asyncIterator](): AsyncIterableIterator<AgentEvent> {
+    return this.#runtime.events();
+  }
+
+  async close(): Promise<void> {
+    await this.abort('the agent was closed');
+    await this.#runtime.close();
+  }
 }

@@ -9,7 +9,7 @@ import type { AgentEvent, AgentListener } from './agent-event.js';
 import { AgentOptionsError } from '../errors/agent-options-error.js';
 import { createTurnRuntime } from '../runtime/turn-runtime.js';
 import { resolveAgentOptions, type AgentOptions } from './agent-options.js';
-import { createAgent, hostApi, type Agent } from './create-agent.js';
+import { createAgent, HostAgent, type Agent } from './create-agent.js';
 
 /** Same options as `createAgent`; the session and its journal are required: they are what is resumed. */
 export type ResumeOptions = AgentOptions &
@@ -67,7 +67,7 @@ export async function resumeAgent({ listener, ...options }: ResumeOptions): Prom
   const lastSeq = segment.reduce((seq, line) => (line.type === 'input' ? line.seq : seq), -1);
   const runtime = createTurnRuntime({ options: resolved, session, journal, snapshot, header: null, nextSeq: lastSeq + 1, entryPoint: 'resumeAgent' });
   if (listener) runtime.subscribe(listener);
-  const agent = hostApi(session, journal, runtime);
+  const agent = new HostAgent(session, journal, runtime);
 
   const turn = snapshot.context.turn;
   const blocking = replay.effects.filter(isBlockingEffect).at(-1);

@@ -32,65 +32,77 @@ interface Parked {
 }
 
 export function createApprovals(timeoutMs: number): Approvals {
-  let parked: Parked | null = null;
+  return new ParkedApprovals(timeoutMs);
+}
+
+/** A class, so an agent that never parks a batch carries one small object, its methods on the prototype. */
+class ParkedApprovals implements Approvals {
+  readonly #timeoutMs: number;
+  #parked: Parked | null = null;
+
+  constructor(timeoutMs: number) {
+    this.#timeoutMs = timeoutMs;
+  }
+
+  park(request: RequestApprovalEffect, send: (decisions: ApprovalDecision[]) => void): void {
+    const parkedBatch = this.#batch(request.id);
+    if (parkedBatch.sent) return;
+    parkedBatch.send = send;
+    const asked = request.calls.map((c) => c.id);
+    // A listener may have decided while the request was being announced.
+    sendIfComplete(parkedBatch, asked);
+    if (parkedBatch.sent) return;
+    clearTimeout(parkedBatch.timer);
+    const timeoutMs = this.#timeoutMs;
+    parkedBatch.timer = setTimeout(() => {
+      const rationale = `No decision was made within ${timeoutMs} ms.`;
+      for (const id of asked) if (!parkedBatch.decided.has(id)) parkedBatch.decided.set(id, { toolCallId: id, decision: 'deny', rationale });
+      sendIfComplete(parkedBatch, asked);
+    }, timeoutMs);
+  }
+
+  decide(asked: AskedBatch | null, decisions: readonly unknown[]): void {
+    const checked = decisions.map((decision, i) => {
+      const parsed = ApprovalDecision.safeParse(decision);
+      if (!parsed.success) throw new ApprovalError(`agent.approve: decision ${i} is not a valid decision:\n${z.prettifyError(parsed.error)}`);
+      return parsed.data;
+    });
+    if (!asked) throw new ApprovalError('agent.approve: no tool call is waiting for approval');
+    const waiting = new Set(asked.toolCallIds);
+    for (const decision of checked) {
+      if (!waiting.has(decision.toolCallId)) {
+        throw new ApprovalError(`agent.approve: tool call "${decision.toolCallId}" is not waiting for approval (waiting: ${[...waiting].join(', ')})`);
+      }
+    }
+    const parkedBatch = this.#batch(asked.id);
+    if (parkedBatch.sent) throw new ApprovalError(`agent.approve: the decisions for batch "${asked.id}" were already given`);
+    for (const decision of checked) parkedBatch.decided.set(decision.toolCallId, decision);
+    sendIfComplete(parkedBatch, asked.toolCallIds);
+  }
+
+  undecided(asked: AskedBatch): string[] {
+    const decided = this.#parked?.batchId === asked.id ? this.#parked.decided : undefined;
+    return asked.toolCallIds.filter((id) => !decided?.has(id));
+  }
+
+  drop(): void {
+    if (this.#parked) clearTimeout(this.#parked.timer);
+    this.#parked = null;
+  }
 
   /** The parked batch `batchId`, made fresh when another batch (or none) was parked. */
-  const batch = (batchId: string): Parked => {
-    if (parked?.batchId !== batchId) {
-      if (parked) clearTimeout(parked.timer);
-      parked = { batchId, decided: new Map(), timer: undefined, send: undefined, sent: false };
+  #batch(batchId: string): Parked {
+    if (this.#parked?.batchId !== batchId) {
+      if (this.#parked) clearTimeout(this.#parked.timer);
+      this.#parked = { batchId, decided: new Map(), timer: undefined, send: undefined, sent: false };
     }
-    return parked;
-  };
+    return this.#parked;
+  }
+}
 
-  const sendIfComplete = (batch: Parked, asked: readonly string[]) => {
-    if (batch.sent || !batch.send || !asked.every((id) => batch.decided.has(id))) return;
-    clearTimeout(batch.timer);
-    batch.sent = true;
-    batch.send([...batch.decided.values()]);
-  };
-
-  return {
-    park(request, send) {
-      const parkedBatch = batch(request.id);
-      if (parkedBatch.sent) return;
-      parkedBatch.send = send;
-      const asked = request.calls.map((c) => c.id);
-      // A listener may have decided while the request was being announced.
-      sendIfComplete(parkedBatch, asked);
-      if (parkedBatch.sent) return;
-      clearTimeout(parkedBatch.timer);
-      parkedBatch.timer = setTimeout(() => {
-        const rationale = `No decision was made within ${timeoutMs} ms.`;
-        for (const id of asked) if (!parkedBatch.decided.has(id)) parkedBatch.decided.set(id, { toolCallId: id, decision: 'deny', rationale });
-        sendIfComplete(parkedBatch, asked);
-      }, timeoutMs);
-    },
-    decide(asked, decisions) {
-      const checked = decisions.map((decision, i) => {
-        const parsed = ApprovalDecision.safeParse(decision);
-        if (!parsed.success) throw new ApprovalError(`agent.approve: decision ${i} is not a valid decision:\n${z.prettifyError(parsed.error)}`);
-        return parsed.data;
-      });
-      if (!asked) throw new ApprovalError('agent.approve: no tool call is waiting for approval');
-      const waiting = new Set(asked.toolCallIds);
-      for (const decision of checked) {
-        if (!waiting.has(decision.toolCallId)) {
-          throw new ApprovalError(`agent.approve: tool call "${decision.toolCallId}" is not waiting for approval (waiting: ${[...waiting].join(', ')})`);
-        }
-      }
-      const parkedBatch = batch(asked.id);
-      if (parkedBatch.sent) throw new ApprovalError(`agent.approve: the decisions for batch "${asked.id}" were already given`);
-      for (const decision of checked) parkedBatch.decided.set(decision.toolCallId, decision);
-      sendIfComplete(parkedBatch, asked.toolCallIds);
-    },
-    undecided(asked) {
-      const decided = parked?.batchId === asked.id ? parked.decided : undefined;
-      return asked.toolCallIds.filter((id) => !decided?.has(id));
-    },
-    drop() {
-      if (parked) clearTimeout(parked.timer);
-      parked = null;
-    },
-  };
+function sendIfComplete(batch: Parked, asked: readonly string[]): void {
+  if (batch.sent || !batch.send || !asked.every((id) => batch.decided.has(id))) return;
+  clearTimeout(batch.timer);
+  batch.sent = true;
+  batch.send([...batch.decided.values()]);
 }

@@ -1,13 +1,13 @@
 import { start, step } from '@tiller/core';
 import { describe, expect, it } from 'vitest';
-import { createContextMeter } from './context-meter.js';
+import { ContextMeter } from './context-meter.js';
 
 const at = '2026-01-01T00:00:00.000Z';
 
 describe('the context meter', () => {
   it("lends the core's own list of entries as the path (no second copy of the history) and follows it", () => {
     const first = start({ entries: [] });
-    const meter = createContextMeter(first.context.entries, 'be brief', []);
+    const meter = new ContextMeter(first.context.entries, 'be brief', []);
     expect(meter.path).toEqual([]);
     const before = meter.tokens();
 

@@ -8,60 +8,59 @@ type Entries = TurnContext['entries'];
  * any boundary in O(1). The path is the core's own list of entries, lent (a compactor reads it
  * without a copy, and the agent keeps no second array of its history).
  */
-export interface ContextMeter {
-  readonly path: readonly Entry[];
+export class ContextMeter {
   /** The system prompt and the tool definitions, which every request carries. */
   readonly promptTokens: number;
+  // The shell steps only the newest snapshot, so lending its list never copies.
+  #followed: Entries;
+  #ledger: TokenLedger;
+  #lentAt: number | undefined;
+
+  constructor(entries: Entries, systemPrompt: string | undefined, toolSpecs: readonly ToolSpec[]) {
+    this.#followed = entries;
+    // Built with the agent, whose making reads the whole path anyway: building it at the first
+    // boundary instead would put a cost that grows with the history on the first turn.
+    this.#ledger = createTokenLedger(entries.lend());
+    this.promptTokens = estimateTextTokens(`${systemPrompt ?? ''}${JSON.stringify(toolSpecs)}`);
+  }
+
+  get path(): readonly Entry[] {
+    return this.#followed.lend();
+  }
+
   /** Brings the path and the ledger up to the core's entries (which only ever grow). */
-  follow(entries: Entries): void;
+  follow(next: Entries): void {
+    this.#followed = next;
+    for (let i = this.#ledger.length; i < next.length; i++) this.#ledger.append(next.at(i)!);
+  }
+
   /** Stands on another path (the log moved between turns): the ledger is built again over it. */
-  rebase(entries: Entries): void;
+  rebase(next: Entries): void {
+    this.#followed = next;
+    this.#ledger = createTokenLedger(next.lend());
+    this.#lentAt = undefined;
+  }
+
   /** The ledger, lent to a compactor (which advances it past what it appends) until `settleLoan`. */
-  lend(): TokenLedger;
+  lend(): TokenLedger {
+    this.#lentAt = this.#ledger.length;
+    return this.#ledger;
+  }
+
   /**
    * The compaction's answer was applied with `kept` (the ledger the compactor returned), or
    * dropped (`undefined`): a ledger the compactor advanced for nothing is discarded.
    */
-  settleLoan(kept: TokenLedger | undefined): void;
-  /** The context's size: anchored on the last reported usage (which counted the prompt), else estimated with the prompt added. */
-  tokens(): number;
-}
+  settleLoan(kept: TokenLedger | undefined): void {
+    if (kept) this.#ledger = kept;
+    // Advanced past entries the path never got: built again over the path as it is.
+    else if (this.#ledger.length !== this.#lentAt) this.#ledger = createTokenLedger(this.#followed.lend());
+    this.#lentAt = undefined;
+  }
 
-export function createContextMeter(entries: Entries, systemPrompt: string | undefined, toolSpecs: readonly ToolSpec[]): ContextMeter {
-  // The shell steps only the newest snapshot, so lending its list never copies.
-  let followed = entries;
-  // Built with the agent, whose making reads the whole path anyway: building it at the first
-  // boundary instead would put a cost that grows with the history on the first turn.
-  let ledger: TokenLedger = createTokenLedger(followed.lend());
-  let lentAt: number | undefined;
-  const promptTokens = estimateTextTokens(`${systemPrompt ?? ''}${JSON.stringify(toolSpecs)}`);
-  return {
-    get path() {
-      return followed.lend();
-    },
-    promptTokens,
-    follow(next) {
-      followed = next;
-      for (let i = ledger.length; i < next.length; i++) ledger.append(next.at(i)!);
-    },
-    rebase(next) {
-      followed = next;
-      ledger = createTokenLedger(followed.lend());
-      lentAt = undefined;
-    },
-    lend() {
-      lentAt = ledger.length;
-      return ledger;
-    },
-    settleLoan(kept) {
-      if (kept) ledger = kept;
-      // Advanced past entries the path never got: built again over the path as it is.
-      else if (ledger.length !== lentAt) ledger = createTokenLedger(followed.lend());
-      lentAt = undefined;
-    },
-    tokens() {
-      const estimate = ledger.estimate();
-      return estimate.tokens + (estimate.anchored ? 0 : promptTokens);
-    },
-  };
+  /** The context's size: anchored on the last reported usage (which counted the prompt), else estimated with the prompt added. */
+  tokens(): number {
+    const estimate = this.#ledger.estimate();
+    return estimate.tokens + (estimate.anchored ? 0 : this.promptTokens);
+  }
 }

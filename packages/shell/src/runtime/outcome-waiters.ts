@@ -18,28 +18,43 @@ export interface OutcomeWaiters {
 }
 
 export function createOutcomeWaiters(): OutcomeWaiters {
-  const turns = new Map<string, Waiter<TurnOutcome>>();
-  let idle: Array<Waiter<TurnOutcome>> = [];
-  return {
-    forTurn: (turnId) => new Promise((resolve, reject) => turns.set(turnId, { resolve, reject })),
-    forNextEnd: () => new Promise((resolve, reject) => idle.push({ resolve, reject })),
-    settle(outcome) {
-      turns.get(outcome.turnId)?.resolve(outcome);
-      turns.delete(outcome.turnId);
-      const waiting = idle;
-      idle = [];
-      for (const waiter of waiting) waiter.resolve(outcome);
-    },
-    refuse(turnId, error) {
-      turns.get(turnId)?.reject(error);
-      turns.delete(turnId);
-    },
-    fail(error) {
-      for (const waiter of turns.values()) waiter.reject(error);
-      turns.clear();
-      const waiting = idle;
-      idle = [];
-      for (const waiter of waiting) waiter.reject(error);
-    },
-  };
+  return new TurnWaiters();
+}
+
+/** A class, so the waiters of an agent are one small object, their methods on the prototype. */
+class TurnWaiters implements OutcomeWaiters {
+  readonly #turns = new Map<string, Waiter<TurnOutcome>>();
+  #idle: Array<Waiter<TurnOutcome>> = [];
+
+  forTurn(turnId: string): Promise<TurnOutcome> {
+    return new Promise((resolve, reject) => this.#turns.set(turnId, { resolve, reject }));
+  }
+
+  forNextEnd(): Promise<TurnOutcome> {
+    return new Promise((resolve, reject) => this.#idle.push({ resolve, reject }));
+  }
+
+  settle(outcome: TurnOutcome): void {
+    this.#turns.get(outcome.turnId)?.resolve(outcome);
+    this.#turns.delete(outcome.turnId);
+    for (const waiter of this.#takeIdle()) waiter.resolve(outcome);
+  }
+
+  refuse(turnId: string, error: Error): void {
+    this.#turns.get(turnId)?.reject(error);
+    this.#turns.delete(turnId);
+  }
+
+  fail(error: Error): void {
+    for (const waiter of this.#turns.values()) waiter.reject(error);
+    this.#turns.clear();
+    for (const waiter of this.#takeIdle()) waiter.reject(error);
+  }
+
+  /** Every idle waiter, the list emptied first: one that waits again while hearing waits for the next end. */
+  #takeIdle(): Array<Waiter<TurnOutcome>> {
+    const waiting = this.#idle;
+    this.#idle = [];
+    return waiting;
+  }
 }

@@ -12,7 +12,7 @@ import { createJournalWriter, noJournal } from '../journal/journal-writer.js';
 import type { Tool } from '../tools/define-tool.js';
 import { type AskedBatch, createApprovals } from './approvals.js';
 import { createPartialReply } from './partial-reply.js';
-import { createContextMeter } from './context-meter.js';
+import { ContextMeter } from './context-meter.js';
 import { createEventHub } from './event-hub.js';
 import { createInspection } from './inspection.js';
 import { interpret, type Launch } from './interpret.js';
@@ -46,10 +46,14 @@ type Letter =
   | { kind: 'answer'; id: string; answer: EffectAnswer }
   | { kind: 'perform'; effect: BlockingEffect };
 
+/**
+ * Methods only, no accessors: an object literal with a getter is a dictionary in V8, several
+ * hundred bytes an agent (the current state is read with `getSnapshot`, as of an XState actor).
+ */
 export interface TurnRuntime {
-  readonly snapshot: TurnSnapshot;
+  getSnapshot(): TurnSnapshot;
   /** Why the agent stopped, once it has. */
-  readonly broken: AgentBrokenError | null;
+  brokenBy(): AgentBrokenError | null;
   /** Feeds one input to the core and carries out its effects; resolves once it is applied. */
   feed(input: TurnEvent): Promise<void>;
   /** Takes the session log for a turn; throws `SessionBusyError` while another agent's turn runs on it. */
@@ -92,7 +96,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     hub.publish({ type: 'shell.error', where: 'listener', message: error instanceof Error ? error.message : String(error), at: now() }),
   );
   const toolSpecs = options.tools.map((t) => t.spec);
-  const meter = createContextMeter(snapshot.context.entries, options.systemPrompt, toolSpecs);
+  const meter = new ContextMeter(snapshot.context.entries, options.systemPrompt, toolSpecs);
   const approvals = createApprovals(options.limits.approvalTimeoutMs);
   const waiters = createOutcomeWaiters();
   const journal = init.journal ? createJournalWriter(init.journal, init.header, init.nextSeq) : noJournal;
@@ -249,12 +253,8 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   inspection?.started(snapshot);
 
   return {
-    get snapshot() {
-      return snapshot;
-    },
-    get broken() {
-      return broken;
-    },
+    getSnapshot: () => snapshot,
+    brokenBy: () => broken,
     feed,
     claimSession: (method) => claim.take(method),
     begin: (input) => new Promise<void>((resolve, reject) => mailbox.post({ kind: 'start', input, reply: { resolve, reject } })),
