@@ -5,8 +5,8 @@ type Entries = TurnContext['entries'];
 
 /**
  * The session path the turn stands on and the token ledger that follows it: the context's size at
- * any boundary in O(1). The path is the core's own list of entries, lent (a compactor reads it
- * without a copy, and the agent keeps no second array of its history).
+ * any boundary in O(1). The path is the core's own list of entries, lent: a compactor reads it
+ * without a copy (the ledger keeps an array of its own, which `createTokenLedger` copies once).
  */
 export class ContextMeter {
   /** The system prompt and the tool definitions, which every request carries. */
