@@ -11,6 +11,7 @@ import type { JournalStore } from '../journal/journal-store.js';
 import { createJournalWriter, noJournal } from '../journal/journal-writer.js';
 import type { Tool } from '../tools/define-tool.js';
 import { type AskedBatch, createApprovals } from './approvals.js';
+import { createBackgroundWork } from './background-work.js';
 import { createPartialReply } from './partial-reply.js';
 import { ContextMeter } from './context-meter.js';
 import { createEventHub } from './event-hub.js';
@@ -89,8 +90,6 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   let snapshot = init.snapshot;
   let broken: AgentBrokenError | null = null;
   let controller = new AbortController();
-  /** The work of blocking effects still running; `close` waits for it (it all ends soon after an abort). */
-  const inFlight = new Set<Promise<void>>();
 
   const hub = createEventHub((error) =>
     hub.publish({ type: 'shell.error', where: 'listener', message: error instanceof Error ? error.message : String(error), at: now() }),
@@ -213,20 +212,12 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   };
   const mailbox = createMailbox(handle);
 
-  const launch: Launch = (id, where, work) => {
-    const job: Promise<void> = work(controller.signal)
-      .then(
-        (answer) => mailbox.post({ kind: 'answer', id, answer }),
-        (error: unknown) => {
-          // The shell itself failed at the effect (a journal write, a hook): the turn is aborted, saying why.
-          const message = `the shell failed while ${where}: ${error instanceof Error ? error.message : String(error)}`;
-          hub.publish({ type: 'shell.error', where, message, at: now() });
-          mailbox.post({ kind: 'answer', id, answer: { input: { type: 'abort', at: now(), reason: message } } });
-        },
-      )
-      .finally(() => inFlight.delete(job));
-    inFlight.add(job);
-  };
+  /** The work of blocking effects still running; `close` waits for it (it all ends soon after an abort). */
+  const background = createBackgroundWork({
+    answer: (id, answer) => mailbox.post({ kind: 'answer', id, answer }),
+    failed: (where, message) => hub.publish({ type: 'shell.error', where, message, at: now() }),
+  });
+  const launch: Launch = (id, where, work) => background.start(id, where, work, controller.signal);
 
   /**
    * The core's state and the log no longer agree (an append failed mid-step), so no further step
@@ -296,8 +287,8 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     async close() {
       approvals.drop();
       // Work in flight ends soon after an abort (every wait is raced against the signal); its answers then drain.
-      while (inFlight.size > 0) {
-        await Promise.allSettled([...inFlight]);
+      while (background.running()) {
+        await background.settled();
         await mailbox.drained();
       }
       await mailbox.drained();

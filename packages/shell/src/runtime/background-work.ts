@@ -1,0 +1,45 @@
+import { now } from '../clock.js';
+import type { EffectAnswer } from '../effects/effect-context.js';
+
+/**
+ * The work of blocking effects, each run in the background until it answers. A job that fails
+ * (the shell itself failed at the effect: a journal write, a hook) is reported, and the turn is
+ * answered with an abort that says why.
+ */
+export interface BackgroundWork {
+  /** Starts `work` with `signal`; its answer (or the abort its failure becomes) goes to `answer` under `id`. */
+  start(id: string, where: string, work: (signal: AbortSignal) => Promise<EffectAnswer>, signal: AbortSignal): void;
+  /** Whether any job is still running. */
+  running(): boolean;
+  /** Resolves once every job running now has ended. */
+  settled(): Promise<void>;
+}
+
+export interface BackgroundWorkSinks {
+  answer(id: string, answer: EffectAnswer): void;
+  /** A job failed; `message` is what the abort it becomes says. */
+  failed(where: string, message: string): void;
+}
+
+export function createBackgroundWork(sinks: BackgroundWorkSinks): BackgroundWork {
+  const inFlight = new Set<Promise<void>>();
+  return {
+    start(id, where, work, signal) {
+      const job: Promise<void> = work(signal)
+        .then(
+          (answer) => sinks.answer(id, answer),
+          (error: unknown) => {
+            const message = `the shell failed while ${where}: ${error instanceof Error ? error.message : String(error)}`;
+            sinks.failed(where, message);
+            sinks.answer(id, { input: { type: 'abort', at: now(), reason: message } });
+          },
+        )
+        .finally(() => inFlight.delete(job));
+      inFlight.add(job);
+    },
+    running: () => inFlight.size > 0,
+    settled: async () => {
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}
