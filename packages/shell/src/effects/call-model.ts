@@ -7,6 +7,7 @@ import { toModelFailure } from '../model/model-error.js';
 import { retryDelay } from '../model/retry-delay.js';
 import { abortable } from '../runtime/abortable.js';
 import type { PartialReplySink } from '../runtime/partial-reply.js';
+import { type WorkSignal, workSignal } from '../runtime/work-signal.js';
 
 type Answer = TurnEventOf<'llm.done'> | TurnEventOf<'llm.failed'>;
 
@@ -56,13 +57,12 @@ async function attemptModel(effect: CallLlmEffect, shell: ModelCallContext, sign
   for (let attempt = 1; ; attempt++) {
     shell.publish({ type: 'llm.started', callId: effect.id, attempt, at: now() });
     shell.partial.begin(effect.id, model.id);
-    // Its own signal per attempt (the turn's joined with the attempt's time limits): a stream that
-    // timed out is told to stop, the turn goes on.
-    const timedOut = new AbortController();
-    const attemptSignal = AbortSignal.any([signal, timedOut.signal]);
+    // Its own signal per attempt (the turn's abort and the attempt's time limits reach it): a
+    // stream that timed out is told to stop, the turn goes on.
+    const work = workSignal(signal);
+    const request = { messages, tools: effect.final ? [] : shell.toolSpecs, system: shell.options.systemPrompt, signal: work.signal };
     try {
-      const stream = model.stream({ messages, tools: effect.final ? [] : shell.toolSpecs, system: shell.options.systemPrompt, signal: attemptSignal });
-      const done = await streamToEnd(stream, effect, shell, { signal: attemptSignal, timedOut });
+      const done = await streamToEnd(() => model.stream(request), effect, shell, work);
       if (done) {
         const at = now();
         shell.publish({ type: 'llm.finished', callId: effect.id, stopReason: done.stopReason, usage: done.usage, at });
@@ -86,17 +86,15 @@ async function attemptModel(effect: CallLlmEffect, shell: ModelCallContext, sign
   }
 }
 
-/** One attempt's signal, and the controller its time limits abort. */
-interface Attempt {
-  signal: AbortSignal;
-  timedOut: AbortController;
-}
-
-/** Reads the stream, publishing its deltas, up to its `done` part (undefined when it ends without one). */
-async function streamToEnd(stream: AsyncIterable<ModelStreamPart>, effect: CallLlmEffect, shell: ModelCallContext, attempt: Attempt) {
-  const parts = stream[Symbol.asyncIterator]();
+/**
+ * Opens the stream and reads it, publishing its deltas, up to its `done` part (undefined when it
+ * ends without one). The attempt's work ends with the reading, whatever ended it.
+ */
+async function streamToEnd(open: () => AsyncIterable<ModelStreamPart>, effect: CallLlmEffect, shell: ModelCallContext, attempt: WorkSignal) {
   const { firstTokenTimeoutMs, streamIdleTimeoutMs } = shell.options.limits;
+  let parts: AsyncIterator<ModelStreamPart> | undefined;
   try {
+    parts = open()[Symbol.asyncIterator]();
     for (let first = true; ; first = false) {
       const next = await withinTime(parts.next(), attempt, first ? firstTokenTimeoutMs : streamIdleTimeoutMs, () =>
         first
@@ -126,8 +124,9 @@ async function streamToEnd(stream: AsyncIterable<ModelStreamPart>, effect: CallL
       }
     }
   } finally {
+    attempt.end();
     // Not awaited: a stream that ignores the signal may never finish closing.
-    void Promise.resolve(parts.return?.()).catch(() => undefined);
+    void Promise.resolve(parts?.return?.()).catch(() => undefined);
   }
 }
 
@@ -136,8 +135,8 @@ async function streamToEnd(stream: AsyncIterable<ModelStreamPart>, effect: CallL
  * At the limit the attempt's stream is told to stop and the read fails as transient, so the call
  * is retried.
  */
-async function withinTime<T>(read: Promise<T>, attempt: Attempt, timeoutMs: number, describe: () => string): Promise<T> {
-  const timer = setTimeout(() => attempt.timedOut.abort(new ModelError('transient', describe())), timeoutMs);
+async function withinTime<T>(read: Promise<T>, attempt: WorkSignal, timeoutMs: number, describe: () => string): Promise<T> {
+  const timer = setTimeout(() => attempt.stop(new ModelError('transient', describe())), timeoutMs);
   try {
     return await abortable(read, attempt.signal);
   } finally {

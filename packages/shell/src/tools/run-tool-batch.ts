@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Tool, ToolContext } from './define-tool.js';
 import type { PolicyDecision, ToolPolicy } from './policy.js';
 import { abortable } from '../runtime/abortable.js';
+import { workSignal } from '../runtime/work-signal.js';
 import { describeThrown, errorOutcome, toolOutcome, truncateOutcome } from './tool-output.js';
 
 export interface ToolBatchOptions {
@@ -151,31 +152,23 @@ async function execute(tool: Tool, call: ToolCallPart, args: unknown, options: R
   const turn = options.signal;
   if (turn.aborted) return abortedOutcome(call);
   const timeoutMs = tool.timeoutMs ?? options.defaultTimeoutMs;
-  const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(new DOMException(`the call did not finish within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
-  let signal: AbortSignal | undefined;
-  const context: ToolContext = {
-    toolCallId: call.id,
-    // The tool's own signal (the turn's joined with the limit) is made when the tool first reads
-    // it: most tools never do, and a joined signal costs more than the rest of the call.
-    get signal() {
-      return (signal ??= AbortSignal.any([turn, deadline.signal]));
-    },
-  };
+  const work = workSignal(turn);
+  const timer = setTimeout(() => work.stop(new DOMException(`the call did not finish within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
+  const context: ToolContext = { toolCallId: call.id, signal: work.signal };
   try {
     const output = await abortable(
       Promise.resolve().then(() => tool.execute(args, context)),
-      turn,
-      deadline.signal,
+      work.signal,
     );
     // An abort the tool caused while it ran still counts.
     return turn.aborted ? abortedOutcome(call) : toolOutcome(call.id, call.name, output);
   } catch (error) {
     if (turn.aborted) return abortedOutcome(call);
-    if (deadline.signal.aborted) return errorOutcome(call.id, `Tool "${call.name}" did not finish within ${timeoutMs} ms and was stopped.`);
+    if (work.signal.aborted) return errorOutcome(call.id, `Tool "${call.name}" did not finish within ${timeoutMs} ms and was stopped.`);
     return errorOutcome(call.id, `Tool "${call.name}" failed: ${describeThrown(error)}`);
   } finally {
     clearTimeout(timer);
+    work.end();
   }
 }
 

@@ -1,0 +1,30 @@
+/**
+ * The abort signal of one piece of work the shell hands on (a model attempt, a tool call). It
+ * aborts when the turn's signal does, with the turn's reason, and when the shell stops the work
+ * itself (a time limit); once the work has ended, neither reaches it.
+ */
+export interface WorkSignal {
+  readonly signal: AbortSignal;
+  /** Stops the work with `reason` (the first reason given stays). */
+  stop(reason: unknown): void;
+  /** The work has ended: a later abort of the turn no longer reaches its signal. */
+  end(): void;
+}
+
+/**
+ * `AbortSignal.any([turn, limit])` would give the same signal, but in Node every joined signal is
+ * tied to its sources by weak references both ways, and making one costs more than the rest of a
+ * model call that does nothing (see docs/performance.md). One listener on the turn's signal,
+ * removed when the work ends, does the job.
+ */
+export function workSignal(turn: AbortSignal): WorkSignal {
+  const controller = new AbortController();
+  const follow = () => controller.abort(turn.reason);
+  if (turn.aborted) follow();
+  else turn.addEventListener('abort', follow, { once: true });
+  return {
+    signal: controller.signal,
+    stop: (reason) => controller.abort(reason),
+    end: () => turn.removeEventListener('abort', follow),
+  };
+}
