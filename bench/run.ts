@@ -105,8 +105,12 @@ async function timeAt(size: number, loops: LoopId[]): Promise<LoopTimes> {
   return times;
 }
 for (const size of AGENT_SIZES) {
-  const alone = await step(`timing the shell per model call beside pi-agent-core over ${size} messages`, () => timeAt(size, ['tiller', 'pi-agent-core']));
+  // Beside pi-agent-core, and beside itself over an empty history (which over 0 messages it is).
+  const alone = await step(`timing the shell per model call beside pi-agent-core over ${size} messages`, () =>
+    timeAt(size, size > 0 ? ['tiller', 'tiller-empty', 'pi-agent-core'] : ['tiller', 'pi-agent-core']),
+  );
   rows.push(...agentRows('agent-call', 'tiller', ['pi-agent-core'], size, alone, CALL_LIMIT_MS));
+  if (size > 0) rows.push(...agentRows('agent-call-flat', 'tiller', ['tiller-empty'], size, alone, CALL_LIMIT_MS));
   rows.push(...agentRows('agent-first-turn', 'tiller', ['pi-agent-core'], size, alone, CALL_LIMIT_MS * CALLS_PER_TURN, 'firstTurnMs'));
   const times = await step(`timing every loop per model call over ${size} messages`, () => timeAt(size, ['tiller', 'tiller-jsonl', ...PEERS, ...DURABLE_PEERS]));
   rows.push(...agentRows('agent-call-peers', 'tiller', PEERS, size, times, CALL_LIMIT_MS));

@@ -10,12 +10,13 @@ import type { BenchLoop } from './instant-model.js';
 import { langGraphLoop, toLangChainMessages } from './langgraph-loop.js';
 
 /** The agent loops the per-call benchmark runs side by side. */
-export const LOOP_IDS = ['tiller', 'tiller-jsonl', 'pi-agent-core', 'ai-sdk', 'langgraph', 'langgraph-memory', 'langgraph-sqlite'] as const;
+export const LOOP_IDS = ['tiller', 'tiller-empty', 'tiller-jsonl', 'pi-agent-core', 'ai-sdk', 'langgraph', 'langgraph-memory', 'langgraph-sqlite'] as const;
 export type LoopId = (typeof LOOP_IDS)[number];
 
 /** How the results page names each loop. */
 export const LOOP_NAMES: Record<LoopId, string> = {
   tiller: 'Tiller, memory session',
+  'tiller-empty': 'the same over an empty history',
   'tiller-jsonl': "Tiller, JSONL session (fsync 'batch') + file journal",
   'pi-agent-core': 'pi-agent-core',
   'ai-sdk': 'AI SDK generateText loop',
@@ -52,6 +53,12 @@ export function loopFactory(conversation: Conversation, dir: string) {
     switch (id) {
       case 'tiller': {
         const agent = tillerAgent(conversation.entries);
+        return { prompt: (text) => agent.prompt(text), close: () => agent.close() };
+      }
+      // The same agent without the history, timed in the process that holds it: what the history
+      // itself adds to a call, apart from how fast this process runs.
+      case 'tiller-empty': {
+        const agent = tillerAgent([]);
         return { prompt: (text) => agent.prompt(text), close: () => agent.close() };
       }
       case 'tiller-jsonl': {

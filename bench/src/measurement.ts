@@ -14,6 +14,7 @@ export const OPERATIONS = {
   'memory-open': 'peak memory: open + context',
   'memory-held': 'heap holding the open session',
   'agent-call': 'shell overhead per model call (history in messages)',
+  'agent-call-flat': 'shell overhead per model call, beside the same shell over an empty history in one process (history in messages)',
   'agent-first-turn': "a fresh agent's first turn over the history (history in messages)",
   'agent-call-peers': 'overhead per model call beside the AI SDK and LangGraph (history in messages)',
   'agent-call-durable': "durable overhead per model call: JSONL session (fsync 'batch') + file journal (history in messages)",
