@@ -23,12 +23,13 @@ type ChildLine = { probing: LoopId } | { probed: LoopId; perCallMs: number } | M
  * Runs measure-agent.ts for `loops` at `size` messages in a child process, watching its probes:
  * a loop whose probe (two turns, so four model calls) takes longer than `limitMs` a call is
  * stopped there, not run to the end: the child is killed and started again without it, and the
- * loop is reported over the limit.
+ * loop is reported over the limit. `needed`, when given, is the loop the process is for: once it
+ * is over the limit, the others are not timed without it.
  */
-export async function timeLoops(size: number, loops: readonly LoopId[], dir: string, limitMs: number): Promise<LoopTimes> {
+export async function timeLoops(size: number, loops: readonly LoopId[], dir: string, limitMs: number, needed?: LoopId): Promise<LoopTimes> {
   const overLimit: LoopId[] = [];
   let remaining = [...loops];
-  while (remaining.length > 0) {
+  while (remaining.length > 0 && (needed === undefined || remaining.includes(needed))) {
     const outcome = await runOnce(size, remaining, dir, limitMs * CALLS_PER_TURN * 2);
     if (outcome.kind === 'done') return { perCallMs: outcome.medians.perCallMs, firstTurnMs: outcome.medians.firstTurnMs, overLimit };
     overLimit.push(outcome.loop);
