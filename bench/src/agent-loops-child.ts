@@ -21,8 +21,8 @@ type ChildLine = { probing: LoopId } | { probed: LoopId; perCallMs: number } | M
 
 /**
  * Runs measure-agent.ts for `loops` at `size` messages in a child process, watching its probes:
- * a loop whose probe (two turns, so four model calls) takes longer than `limitMs` a call is
- * stopped there, not run to the end: the child is killed and started again without it, and the
+ * a loop whose probe turn (two model calls; the probe has two turns) takes longer than `limitMs`
+ * a call is stopped there, not run to the end: the child is killed and started again without it, and the
  * loop is reported over the limit. `needed`, when given, is the loop the process is for: once it
  * is over the limit, the others are not timed without it.
  */
@@ -30,7 +30,7 @@ export async function timeLoops(size: number, loops: readonly LoopId[], dir: str
   const overLimit: LoopId[] = [];
   let remaining = [...loops];
   while (remaining.length > 0 && (needed === undefined || remaining.includes(needed))) {
-    const outcome = await runOnce(size, remaining, dir, limitMs * CALLS_PER_TURN * 2);
+    const outcome = await runOnce(size, remaining, dir, limitMs * CALLS_PER_TURN);
     if (outcome.kind === 'done') return { perCallMs: outcome.medians.perCallMs, firstTurnMs: outcome.medians.firstTurnMs, overLimit };
     overLimit.push(outcome.loop);
     remaining = remaining.filter((id) => id !== outcome.loop);
@@ -40,7 +40,7 @@ export async function timeLoops(size: number, loops: readonly LoopId[], dir: str
 
 type Outcome = { kind: 'done'; medians: Medians } | { kind: 'over'; loop: LoopId };
 
-function runOnce(size: number, loops: readonly LoopId[], dir: string, probeLimitMs: number): Promise<Outcome> {
+function runOnce(size: number, loops: readonly LoopId[], dir: string, turnLimitMs: number): Promise<Outcome> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...process.execArgv, script, String(size), loops.join(','), dir], { stdio: ['ignore', 'pipe', 'inherit'] });
     let buffered = '';
@@ -54,11 +54,13 @@ function runOnce(size: number, loops: readonly LoopId[], dir: string, probeLimit
         const line = JSON.parse(buffered.slice(0, newline)) as ChildLine;
         buffered = buffered.slice(newline + 1);
         if ('probing' in line) {
+          // Each probe turn gets the limit anew: a loop over it is stopped after its first turn.
           const loop = line.probing;
+          clearTimeout(timer);
           timer = setTimeout(() => {
             settled = { kind: 'over', loop };
             child.kill('SIGKILL');
-          }, probeLimitMs);
+          }, turnLimitMs);
         } else if ('probed' in line) {
           clearTimeout(timer);
         } else {

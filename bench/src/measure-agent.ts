@@ -4,8 +4,8 @@
  * instant-model.ts). Run by bench/run.ts in a process of its own per length, as
  * `measure-agent.ts <messages> <loop,loop,...> <work dir>`.
  *
- * First each loop is probed: one turn to warm it up, one timed turn. Before each probe the process
- * prints `{"probing": id}`, after it `{"probed": id, "perCallMs": ...}`, one JSON object a line, so
+ * First each loop is probed: one turn to warm it up, one timed turn. Before each probe turn the
+ * process prints `{"probing": id}`, after the probe `{"probed": id, "perCallMs": ...}`, one JSON object a line, so
  * that the parent can stop a loop that takes longer than its limit (it kills this process and
  * starts it again without that loop). The probes come before the warm-up, and the last loops
  * (the peers that may go over the limit) are probed first, so that a restart repeats little. Then
@@ -59,6 +59,7 @@ for (const id of [...loops].reverse()) {
   const setupMs = performance.now() - made;
   say({ probing: id });
   await turns(loop, 1);
+  say({ probing: id });
   const start = performance.now();
   await turns(loop, 1);
   const perCallMs = (performance.now() - start) / CALLS_PER_TURN;

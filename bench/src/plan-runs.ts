@@ -14,8 +14,8 @@ export interface RunPlan<K extends string> {
 /** A run should last at least this long, so that timing it is not mostly the clock. */
 const TARGET_RUN_MS = 20;
 const MAX_TURNS = 10;
-/** Wall time the timed runs of one history length may take, setup included (eight processes in `pnpm bench`). */
-const BUDGET_MS = 15_000;
+/** Wall time the timed runs of one process may take, setup included (twenty processes in `pnpm bench`). */
+const BUDGET_MS = 12_000;
 const MIN_RUNS = 5;
 const MAX_RUNS = 41;
 
