@@ -1,7 +1,7 @@
 /**
  * The overhead per model call of several agent loops at one history length, side by side: every
  * loop gets the same conversation, a model that answers at once and a tool that does nothing (see
- * instant-model.ts). Run by bench/run.ts in a process of its own per length, as
+ * instant-model.ts). Run by bench/run.ts in a process of its own per length and peer, as
  * `measure-agent.ts <messages> <loop,loop,...> <work dir>`.
  *
  * First each loop is probed: one turn to warm it up, one timed turn. Before each probe turn the
