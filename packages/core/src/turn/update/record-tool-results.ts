@@ -1,4 +1,4 @@
-import type { ToolResultMessage } from '../../schema/message.js';
+import type { ToolCallPart, ToolResultMessage } from '../../schema/message.js';
 import type { OpenBatch } from '../context.js';
 import type { ToolOutcome, TurnEventOf } from '../events.js';
 import { appendMessages } from './append-entries.js';
@@ -25,25 +25,24 @@ export function toolResultsProblem(batch: OpenBatch | null, results: readonly To
 export function recordToolResults(work: WorkingContext, event: TurnEventOf<'tools.done'>, batch: OpenBatch): ToolResultMessage[] {
   const turn = work.turn!;
   const byId = new Map(event.results.map((r) => [r.toolCallId, r]));
-  const messages = batch.calls.map((call): ToolResultMessage => {
-    const result = byId.get(call.id);
-    if (!result) return withRepeatNote(syntheticResult(call, 'No result was reported for this tool call.'), batch.repeats?.[call.id]);
-    return withRepeatNote(
-      {
-        role: 'toolResult',
-        toolCallId: call.id,
-        toolName: call.name,
-        content: result.content,
-        isError: result.isError,
-        ...(result.details === undefined ? {} : { details: result.details }),
-      },
-      batch.repeats?.[call.id],
-    );
-  });
+  const messages = batch.calls.map((call) => withRepeatNote(resultOf(call, byId.get(call.id)), batch.repeats?.[call.id]));
   appendMessages(work, event.at, messages);
   turn.batch = null;
   turn.iterations += 1;
   return messages;
+}
+
+/** The result message of one call, from what the shell reported for it. */
+function resultOf(call: ToolCallPart, result: ToolOutcome | undefined): ToolResultMessage {
+  if (!result) return syntheticResult(call, 'No result was reported for this tool call.');
+  return {
+    role: 'toolResult',
+    toolCallId: call.id,
+    toolName: call.name,
+    content: result.content,
+    isError: result.isError,
+    ...(result.details === undefined ? {} : { details: result.details }),
+  };
 }
 
 /**
