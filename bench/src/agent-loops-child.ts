@@ -7,17 +7,19 @@ import type { LoopId } from './loops.js';
 const script = join(dirname(fileURLToPath(import.meta.url)), 'measure-agent.ts');
 
 /**
- * What one history length gave: each loop's median per model call, the median of a fresh loop's
- * first turn (untimed in the per-call figure), and the loops stopped at the limit.
+ * What one history length gave, run by run: each loop's time per model call in every timed run,
+ * and a fresh loop's first turn (untimed in the per-call figure) before each, both in the order of
+ * the rounds (run i of every loop was taken in round i, one after the other); and the loops
+ * stopped at the limit.
  */
 export interface LoopTimes {
-  perCallMs: Partial<Record<LoopId, number>>;
-  firstTurnMs: Partial<Record<LoopId, number>>;
+  perCallMs: Partial<Record<LoopId, number[]>>;
+  firstTurnMs: Partial<Record<LoopId, number[]>>;
   overLimit: LoopId[];
 }
 
-type Medians = Pick<LoopTimes, 'perCallMs' | 'firstTurnMs'>;
-type ChildLine = { probing: LoopId } | { probed: LoopId; perCallMs: number } | Medians;
+type Runs = Pick<LoopTimes, 'perCallMs' | 'firstTurnMs'>;
+type ChildLine = { probing: LoopId } | { probed: LoopId; perCallMs: number } | Runs;
 
 /**
  * Runs measure-agent.ts for `loops` at `size` messages in a child process, watching its probes:
@@ -31,14 +33,14 @@ export async function timeLoops(size: number, loops: readonly LoopId[], dir: str
   let remaining = [...loops];
   while (remaining.length > 0 && (needed === undefined || remaining.includes(needed))) {
     const outcome = await runOnce(size, remaining, dir, limitMs * CALLS_PER_TURN);
-    if (outcome.kind === 'done') return { perCallMs: outcome.medians.perCallMs, firstTurnMs: outcome.medians.firstTurnMs, overLimit };
+    if (outcome.kind === 'done') return { perCallMs: outcome.runs.perCallMs, firstTurnMs: outcome.runs.firstTurnMs, overLimit };
     overLimit.push(outcome.loop);
     remaining = remaining.filter((id) => id !== outcome.loop);
   }
   return { perCallMs: {}, firstTurnMs: {}, overLimit };
 }
 
-type Outcome = { kind: 'done'; medians: Medians } | { kind: 'over'; loop: LoopId };
+type Outcome = { kind: 'done'; runs: Runs } | { kind: 'over'; loop: LoopId };
 
 function runOnce(size: number, loops: readonly LoopId[], dir: string, turnLimitMs: number): Promise<Outcome> {
   return new Promise((resolve, reject) => {
@@ -64,7 +66,7 @@ function runOnce(size: number, loops: readonly LoopId[], dir: string, turnLimitM
         } else if ('probed' in line) {
           clearTimeout(timer);
         } else {
-          settled = { kind: 'done', medians: line };
+          settled = { kind: 'done', runs: line };
         }
       }
     });

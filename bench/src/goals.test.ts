@@ -68,6 +68,12 @@ describe('verdictsOf', () => {
     expect(verdictsOf(flat(0.41, 0.2), [])[0]?.met).toBe(false);
   });
 
+  it('judges a row timed in pairs by the ratio of its pairs, not by the ratio of its medians', () => {
+    const flat = (ratio: number) => ({ ...row('agent-call-flat', 100_000, 0.41, 0.2, 'the same over an empty history'), ratio });
+    expect(verdictsOf(flat(1.3), [])[0]?.met).toBe(true);
+    expect(verdictsOf({ ...row('agent-call', 10_000, 0.15, 0.4, 'pi-agent-core'), ratio: 1.2 }, [])).toEqual([{ goal: 'ahead of pi-agent-core', met: false }]);
+  });
+
   it('asks 10x over the AI SDK loop and LangGraph from 1k messages', () => {
     const peer = (size: number, tiller: number, value: number, name: string, overLimit = false) =>
       ({ operation: 'agent-call-peers', size, unit: 'ms', tiller, reference: { name, value, ...(overLimit ? { overLimit } : {}) } }) as Measurement;

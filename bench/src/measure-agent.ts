@@ -13,11 +13,11 @@
  * over the loops, and the sample is the run's time over its model calls. Each fresh loop answers
  * its first prompt before the clock starts: what a loop does once over a history it was just
  * given (Tiller's token ledger, the first growth of its lists) is not a per-call cost, and that
- * first turn is timed on its own. Last line: `{"perCallMs": {id: median}, "firstTurnMs": {id: median}}`.
+ * first turn is timed on its own. Last line: `{"perCallMs": {id: [run, ...]}, "firstTurnMs": {id: [run, ...]}}`,
+ * every timed run's figure in the order of the rounds.
  */
 import type { MeasureOptions } from './measure.js';
 import { measure } from './measure.js';
-import { median } from './median.js';
 import { agentHistory } from './conversation.js';
 import { CALLS_PER_TURN, type BenchLoop } from './instant-model.js';
 import { isLoopId, loopFactory, type LoopId } from './loops.js';
@@ -105,7 +105,10 @@ const options: MeasureOptions = {
 };
 const samples = await measure(tasks, options);
 for (const id of loops) await next[id]?.close?.();
+// Every run, in the order of the rounds: the parent pairs each loop's run with the others' of the same round.
 say({
-  perCallMs: Object.fromEntries(loops.map((id) => [id, median(samples[id]) / (plan.turns[id] * CALLS_PER_TURN)])),
-  firstTurnMs: Object.fromEntries(loops.map((id) => [id, median(firstTurns[id])])),
+  perCallMs: Object.fromEntries(loops.map((id) => [id, samples[id].map((ms) => ms / (plan.turns[id] * CALLS_PER_TURN))])),
+  // A loop's next fresh loop is made as soon as its run has taken the last one, so every loop but
+  // the last has one more first turn than it has runs (made for a run that never came): dropped.
+  firstTurnMs: Object.fromEntries(loops.map((id) => [id, firstTurns[id].slice(0, plan.runs)])),
 });

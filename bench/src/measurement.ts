@@ -49,13 +49,21 @@ export interface Measurement {
    * reference took longer than `value` per call and was stopped there, so `value` is a lower bound.
    */
   reference?: { name: string; value: number; overLimit?: boolean };
+  /**
+   * Tiller's over the reference's, when their runs were taken in pairs (the agent rows: in the same
+   * round, one after the other): the median of the pairs' ratios, which a slow moment of the
+   * machine shared by both runs of a pair does not move. Without it, the ratio of the medians.
+   */
+  ratio?: number;
 }
 
 /**
  * Tiller's cost over the reference's (for rates: the reference's rate over Tiller's), so below 1
- * Tiller is faster or smaller; undefined without a reference. Over the limit, an upper bound.
+ * Tiller is faster or smaller: the pairs' ratio where the runs were paired, else the ratio of the
+ * medians; undefined without a reference. Over the limit, an upper bound.
  */
 export function ratioOf(m: Measurement): number | undefined {
   if (!m.reference) return undefined;
+  if (m.ratio !== undefined) return m.ratio;
   return isRate(m.unit) ? m.reference.value / m.tiller : m.tiller / m.reference.value;
 }

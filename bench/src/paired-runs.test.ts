@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pairedRuns } from './paired-runs.js';
+import { pairedRatio, pairedRuns } from './paired-runs.js';
 
 describe('pairedRuns', () => {
   it('takes the two builds in turns, each going first every other pair', async () => {
@@ -29,5 +29,16 @@ describe('pairedRuns', () => {
     const run = async () => 1;
     await expect(pairedRuns(run, run, 0)).rejects.toThrow('pairs must be a whole number of at least 1, got 0');
     await expect(pairedRuns(run, run, 2.5)).rejects.toThrow('got 2.5');
+  });
+});
+
+describe('pairedRatio', () => {
+  it('is the median of the ratios of runs taken side by side, not the ratio of the medians', () => {
+    // Run by run ours takes 3x, 0.3x and 3x theirs; the ratio of the medians would be 3 / 10.
+    expect(pairedRatio([3, 3, 30], [1, 10, 10])).toBe(3);
+  });
+
+  it('refuses runs that do not pair up', () => {
+    expect(() => pairedRatio([1, 2], [1])).toThrow('paired runs need as many of each, got 2 and 1');
   });
 });

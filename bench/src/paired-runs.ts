@@ -18,7 +18,6 @@ export async function pairedRuns(ours: () => Promise<number>, theirs: () => Prom
   if (!Number.isInteger(pairs) || pairs < 1) throw new RangeError(`pairs must be a whole number of at least 1, got ${pairs}`);
   const a: number[] = [];
   const b: number[] = [];
-  const ratios: number[] = [];
   for (let pair = 0; pair < pairs; pair++) {
     let x: number;
     let y: number;
@@ -31,7 +30,15 @@ export async function pairedRuns(ours: () => Promise<number>, theirs: () => Prom
     }
     a.push(x);
     b.push(y);
-    ratios.push(x / y);
   }
-  return { ours: median(a), theirs: median(b), ratio: median(ratios) };
+  return { ours: median(a), theirs: median(b), ratio: pairedRatio(a, b) };
+}
+
+/**
+ * The median over runs of `ours[i] / theirs[i]`, where run i of each was taken beside the other's
+ * (in the same pair or round): a slow moment of the machine falls on both runs of a pair alike.
+ */
+export function pairedRatio(ours: readonly number[], theirs: readonly number[]): number {
+  if (ours.length !== theirs.length) throw new RangeError(`paired runs need as many of each, got ${ours.length} and ${theirs.length}`);
+  return median(ours.map((value, i) => value / theirs[i]!));
 }
