@@ -119,8 +119,11 @@ for (const size of AGENT_SIZES) {
     const times = overLimit.has(peer) ? alone : await step(`timing Tiller beside ${LOOP_NAMES[peer]} over ${size} messages`, () => timeAt(size, ['tiller', peer], peer));
     rows.push(...agentRows('agent-call-peers', 'tiller', [peer], size, times.perCallMs.tiller === undefined ? alone : times, CALL_LIMIT_MS));
   }
-  const durable = await step(`timing the durable agent beside its peer over ${size} messages`, () => timeAt(size, ['tiller-jsonl', ...DURABLE_PEERS]));
+  const durable = await step(`timing the durable agent beside its peer over ${size} messages`, () =>
+    timeAt(size, size > 0 ? ['tiller-jsonl', 'tiller-jsonl-empty', ...DURABLE_PEERS] : ['tiller-jsonl', ...DURABLE_PEERS]),
+  );
   rows.push(...agentRows('agent-call-durable', 'tiller-jsonl', DURABLE_PEERS, size, durable, CALL_LIMIT_MS));
+  if (size > 0) rows.push(...agentRows('agent-call-durable-flat', 'tiller-jsonl', ['tiller-jsonl-empty'], size, durable, CALL_LIMIT_MS));
 }
 
 const fleets = new Map<LoopId, { turnsPerSecond: number; heapPerAgentKB: number }[]>();

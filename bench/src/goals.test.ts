@@ -87,14 +87,15 @@ describe('verdictsOf', () => {
     expect(verdictsOf(tooSlowToSay, all).at(-1)).toEqual({ goal: 'at least 10x faster', met: undefined });
   });
 
-  it('judges the durable session flat against its own shortest history, once per history length', () => {
-    const durable = (size: number, tiller: number, value: number, name: string) =>
-      ({ operation: 'agent-call-durable', size, unit: 'ms', tiller, reference: { name, value } }) as Measurement;
-    const all = [durable(0, 2, 5, 'LangGraph + SQLite'), durable(0, 2, 6, 'another'), durable(1000, 3, 150, 'LangGraph + SQLite'), durable(10_000, 5, 1800, 'LangGraph + SQLite')];
-    expect(verdictsOf(all[0]!, all).map((v) => v.goal)).toEqual(['flat: at most 2x its own with the shortest history']);
-    expect(verdictsOf(all[1]!, all)).toEqual([]);
-    expect(verdictsOf(all[2]!, all).map((v) => v.met)).toEqual([true, true]);
-    expect(verdictsOf(all[3]!, all).map((v) => v.met)).toEqual([false, true]);
+  it('asks the durable agent for 10x over its peer from 1k messages, and judges its flatness against its twin over an empty history', () => {
+    const durable = (size: number, tiller: number, value: number) =>
+      ({ operation: 'agent-call-durable', size, unit: 'ms', tiller, reference: { name: 'LangGraph + SQLite', value } }) as Measurement;
+    expect(verdictsOf(durable(0, 2, 5), [])).toEqual([]);
+    expect(verdictsOf(durable(1000, 3, 150), [])).toEqual([{ goal: 'at least 10x faster', met: true }]);
+    expect(verdictsOf(durable(10_000, 5, 40), [])[0]?.met).toBe(false);
+    const flat = (size: number, tiller: number, empty: number) => row('agent-call-durable-flat', size, tiller, empty, 'the same over an empty history');
+    expect(verdictsOf(flat(10_000, 5.4, 2.8), [])).toEqual([{ goal: 'flat: at most 2x its own over an empty history', met: true }]);
+    expect(verdictsOf(flat(10_000, 5.4, 2.3), [])[0]?.met).toBe(false);
   });
 
   it('wants the 1,000-agent run ahead of every peer in turns per second', () => {

@@ -69,19 +69,15 @@ export function verdictsOf(m: Measurement, all: readonly Measurement[]): Verdict
       return [within('faster than a full parse', ratio === undefined ? undefined : ratio < 1)];
     case 'agent-call':
       return m.size >= PI_AGENT_CORE_FROM ? [within('ahead of pi-agent-core', ahead(m))] : [];
-    // The memory session's flatness: judged against itself over an empty history in the same
-    // process, since one process can run twice as fast as the next (docs/performance.md).
+    // Flatness, of the memory session and of the durable one: judged against the same agent over
+    // an empty history in the same process, since one process can run twice as fast as the next
+    // (docs/performance.md).
     case 'agent-call-flat':
+    case 'agent-call-durable-flat':
       return [within(`flat: at most ${FLAT_SLACK}x its own over an empty history`, atMost(m, FLAT_SLACK))];
     case 'agent-call-peers':
+    case 'agent-call-durable':
       return m.size >= PEERS_FROM ? [within('at least 10x faster', atMost(m, TENFOLD))] : [];
-    case 'agent-call-durable': {
-      const verdicts: Verdict[] = [];
-      // One Tiller figure per history length; its flatness is judged once, on the row of the first reference.
-      if (isFirstReference(m, all)) verdicts.push(within(`flat: at most ${FLAT_SLACK}x its own with the shortest history`, flat(m, all)));
-      if (m.size >= PEERS_FROM) verdicts.push(within('at least 10x faster', atMost(m, TENFOLD)));
-      return verdicts;
-    }
     case 'agents-throughput':
       return [within('ahead in turns per second', ahead(m))];
     case 'open':
@@ -102,11 +98,6 @@ export function verdictsOf(m: Measurement, all: readonly Measurement[]): Verdict
       throw new TypeError(`no goal rule for operation ${String(unknown)}`);
     }
   }
-}
-
-function isFirstReference(m: Measurement, all: readonly Measurement[]): boolean {
-  const first = all.find((other) => other.operation === m.operation && other.size === m.size);
-  return first?.reference?.name === m.reference?.name;
 }
 
 /** Growth from one session size to a ten times longer one, for each side; the linear-scaling goal. */

@@ -1,5 +1,5 @@
 import { mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { BaseMessage } from '@langchain/core/messages';
 import { journalPathFor, toModelMessages } from '@tiller/shell';
 import type { ModelMessage } from 'ai';
@@ -10,7 +10,7 @@ import type { BenchLoop } from './instant-model.js';
 import { langGraphLoop, toLangChainMessages } from './langgraph-loop.js';
 
 /** The agent loops the per-call benchmark runs side by side. */
-export const LOOP_IDS = ['tiller', 'tiller-empty', 'tiller-jsonl', 'pi-agent-core', 'ai-sdk', 'langgraph', 'langgraph-memory', 'langgraph-sqlite'] as const;
+export const LOOP_IDS = ['tiller', 'tiller-empty', 'tiller-jsonl', 'tiller-jsonl-empty', 'pi-agent-core', 'ai-sdk', 'langgraph', 'langgraph-memory', 'langgraph-sqlite'] as const;
 export type LoopId = (typeof LOOP_IDS)[number];
 
 /** How the results page names each loop. */
@@ -18,6 +18,7 @@ export const LOOP_NAMES: Record<LoopId, string> = {
   tiller: 'Tiller, memory session',
   'tiller-empty': 'the same over an empty history',
   'tiller-jsonl': "Tiller, JSONL session (fsync 'batch') + file journal",
+  'tiller-jsonl-empty': 'the same over an empty history',
   'pi-agent-core': 'pi-agent-core',
   'ai-sdk': 'AI SDK generateText loop',
   langgraph: 'LangGraph, no checkpointer',
@@ -37,16 +38,24 @@ export function isLoopId(value: string): value is LoopId {
 export function loopFactory(conversation: Conversation, dir: string) {
   let modelMessages: ModelMessage[] | undefined;
   let langChainMessages: BaseMessage[] | undefined;
-  let sessionTemplate: Promise<string> | undefined;
+  const sessionTemplates = new Map<string, Promise<string>>();
   let made = 0;
-  const template = () =>
-    (sessionTemplate ??= (async () => {
-      await mkdir(dir, { recursive: true });
-      const path = join(dir, 'history.jsonl');
-      await rm(path, { force: true });
-      await writeSessionFile(path, conversation.entries);
-      return path;
-    })());
+  /** A session file holding `entries`, written once under `dir` as `name`, for the file-backed loops to copy. */
+  const template = (name: string, entries: Conversation['entries']): Promise<string> => {
+    if (!sessionTemplates.has(name)) sessionTemplates.set(name, writeTemplate(join(dir, name), entries));
+    return sessionTemplates.get(name)!;
+  };
+  const durable = async (path: string, sessionTemplate: string): Promise<BenchLoop> => {
+    const agent = await tillerFileAgent(sessionTemplate, path);
+    return {
+      prompt: (text) => agent.prompt(text),
+      async close() {
+        await agent.close();
+        await agent.session.close();
+        await Promise.all([rm(path, { force: true }), rm(journalPathFor(path), { force: true })]);
+      },
+    };
+  };
 
   async function make(id: LoopId): Promise<BenchLoop> {
     const n = made++;
@@ -61,18 +70,11 @@ export function loopFactory(conversation: Conversation, dir: string) {
         const agent = tillerAgent([]);
         return { prompt: (text) => agent.prompt(text), close: () => agent.close() };
       }
-      case 'tiller-jsonl': {
-        const path = join(dir, `tiller-${n}.jsonl`);
-        const agent = await tillerFileAgent(await template(), path);
-        return {
-          prompt: (text) => agent.prompt(text),
-          async close() {
-            await agent.close();
-            await agent.session.close();
-            await Promise.all([rm(path, { force: true }), rm(journalPathFor(path), { force: true })]);
-          },
-        };
-      }
+      case 'tiller-jsonl':
+        return durable(join(dir, `tiller-${n}.jsonl`), await template('history.jsonl', conversation.entries));
+      // The durable agent's twin over an empty session file, for the same reason.
+      case 'tiller-jsonl-empty':
+        return durable(join(dir, `tiller-${n}.jsonl`), await template('empty.jsonl', []));
       case 'pi-agent-core': {
         const agent = piAgent(conversation.piMessages);
         return { prompt: (text) => agent.prompt(text) };
@@ -102,4 +104,11 @@ export function loopFactory(conversation: Conversation, dir: string) {
     }
   }
   return { make };
+}
+
+async function writeTemplate(path: string, entries: Conversation['entries']): Promise<string> {
+  await mkdir(dirname(path), { recursive: true });
+  await rm(path, { force: true });
+  await writeSessionFile(path, entries);
+  return path;
 }

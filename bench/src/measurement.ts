@@ -18,6 +18,7 @@ export const OPERATIONS = {
   'agent-first-turn': "a fresh agent's first turn over the history (history in messages)",
   'agent-call-peers': 'overhead per model call beside the AI SDK and LangGraph (history in messages)',
   'agent-call-durable': "durable overhead per model call: JSONL session (fsync 'batch') + file journal (history in messages)",
+  'agent-call-durable-flat': "durable overhead per model call, beside the same durable agent over an empty history in one process (history in messages)",
   'restate-round': 'durable turn on Restate (fsync on): time per tool round (tool rounds in the turn)',
   'agents-throughput': 'agents in one process, all at once: turns per second (agents)',
   'agents-memory': 'agents in one process: heap per agent after their turns (agents)',

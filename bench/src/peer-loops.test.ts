@@ -70,11 +70,15 @@ describe('the peer loops over the same conversation', () => {
   it(`every loop the benchmark names can be made, prompted and closed, leaving no file behind${withoutSqlite}`, async () => {
     const loopsDir = join(dir, 'factory');
     const factory = loopFactory(agentHistory(40), loopsDir);
+    const entries = agentHistory(40).entries.length;
     for (const id of LOOP_IDS.filter((id) => sqlite.available || id !== 'langgraph-sqlite')) {
       const loop = await factory.make(id);
       await loop.prompt('hello');
       await loop.close?.();
     }
-    expect((await readdir(loopsDir)).sort()).toEqual(['history.jsonl']);
+    // Only the session files the durable loops copy: the history, and the empty one of the durable agent's twin.
+    expect((await readdir(loopsDir)).sort()).toEqual(['empty.jsonl', 'history.jsonl']);
+    expect((await readFile(join(loopsDir, 'empty.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(1);
+    expect((await readFile(join(loopsDir, 'history.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(1 + entries);
   });
 });
