@@ -25,7 +25,7 @@ import { agentRows } from './src/agent-rows.js';
 import { CALLS_PER_TURN } from './src/instant-model.js';
 import { LOOP_NAMES, type LoopId } from './src/loops.js';
 import { median } from './src/median.js';
-import type { Measurement } from './src/measurement.js';
+import type { Measurement, OperationId } from './src/measurement.js';
 import { withLatestResults } from './src/latest-results.js';
 import { resultsMarkdown } from './src/results-markdown.js';
 import { writeSessions } from './src/sessions.js';
@@ -104,6 +104,15 @@ async function timeAt(size: number, loops: LoopId[], needed?: LoopId): Promise<L
   await rm(agentsDir, { recursive: true, force: true });
   return times;
 }
+/**
+ * `subject` beside `peer` in a process of their own. A peer over the limit, there or at a shorter
+ * history, is shown over it beside the subject's figure from `fallback` (another process at this length).
+ */
+async function besidePeer(operation: OperationId, subject: LoopId, peer: LoopId, size: number, fallback: LoopTimes | undefined): Promise<Measurement[]> {
+  const times = overLimit.has(peer) ? undefined : await step(`timing ${LOOP_NAMES[subject]} beside ${LOOP_NAMES[peer]} over ${size} messages`, () => timeAt(size, [subject, peer], peer));
+  const measured = times?.perCallMs[subject] !== undefined ? times : (fallback ?? times);
+  return measured ? agentRows(operation, subject, [peer], size, measured, CALL_LIMIT_MS) : [];
+}
 for (const size of AGENT_SIZES) {
   // Beside pi-agent-core, and beside itself over an empty history (which over 0 messages it is).
   const alone = await step(`timing the shell per model call beside pi-agent-core over ${size} messages`, () =>
@@ -115,15 +124,16 @@ for (const size of AGENT_SIZES) {
   // Each peer beside Tiller in a process of its own: the AI SDK's loop and the checkpointers leave
   // much garbage, and in one process with all of them the loop that ran next paid for it. A peer
   // over the limit is shown over it beside Tiller's figure from the process beside pi-agent-core.
-  for (const peer of PEERS) {
-    const times = overLimit.has(peer) ? alone : await step(`timing Tiller beside ${LOOP_NAMES[peer]} over ${size} messages`, () => timeAt(size, ['tiller', peer], peer));
-    rows.push(...agentRows('agent-call-peers', 'tiller', [peer], size, times.perCallMs.tiller === undefined ? alone : times, CALL_LIMIT_MS));
+  for (const peer of PEERS) rows.push(...(await besidePeer('agent-call-peers', 'tiller', peer, size, alone)));
+  // The durable agent the same way: beside its twin over an empty session file in one process
+  // (beside a peer whose calls take a second, a process has time for five rounds), beside its peer in another.
+  const twin = size > 0 ? await step(`timing the durable agent over ${size} messages beside the same over an empty history`, () => timeAt(size, ['tiller-jsonl', 'tiller-jsonl-empty'])) : undefined;
+  if (twin) rows.push(...agentRows('agent-call-durable-flat', 'tiller-jsonl', ['tiller-jsonl-empty'], size, twin, CALL_LIMIT_MS));
+  for (const peer of DURABLE_PEERS) rows.push(...(await besidePeer('agent-call-durable', 'tiller-jsonl', peer, size, twin)));
+  if (DURABLE_PEERS.length === 0) {
+    const alone = twin ?? (await step(`timing the durable agent over ${size} messages`, () => timeAt(size, ['tiller-jsonl'])));
+    rows.push(...agentRows('agent-call-durable', 'tiller-jsonl', [], size, alone, CALL_LIMIT_MS));
   }
-  const durable = await step(`timing the durable agent beside its peer over ${size} messages`, () =>
-    timeAt(size, size > 0 ? ['tiller-jsonl', 'tiller-jsonl-empty', ...DURABLE_PEERS] : ['tiller-jsonl', ...DURABLE_PEERS]),
-  );
-  rows.push(...agentRows('agent-call-durable', 'tiller-jsonl', DURABLE_PEERS, size, durable, CALL_LIMIT_MS));
-  if (size > 0) rows.push(...agentRows('agent-call-durable-flat', 'tiller-jsonl', ['tiller-jsonl-empty'], size, durable, CALL_LIMIT_MS));
 }
 
 const fleets = new Map<LoopId, { turnsPerSecond: number; heapPerAgentKB: number }[]>();

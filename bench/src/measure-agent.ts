@@ -9,8 +9,9 @@
  * that the parent can stop a loop that takes longer than its limit (it kills this process and
  * starts it again without that loop). The probes come before the warm-up, and the last loops
  * (the peers that may go over the limit) are probed first, so that a restart repeats little. Then
- * each timed run prompts a fresh loop (made before the clock starts) for a few turns, round-robin
- * over the loops, and the sample is the run's time over its model calls. Each fresh loop answers
+ * each timed run prompts a fresh loop (made just before the clock starts) for a few turns,
+ * round-robin over the loops with each round starting one loop further on, and the sample is the
+ * run's time over its model calls. Each fresh loop answers
  * its first prompt before the clock starts: what a loop does once over a history it was just
  * given (Tiller's token ledger, the first growth of its lists) is not a per-call cost, and that
  * first turn is timed on its own. Last line: `{"perCallMs": {id: [run, ...]}, "firstTurnMs": {id: [run, ...]}}`,
@@ -36,17 +37,53 @@ async function turns(loop: BenchLoop, count: number): Promise<void> {
   for (let t = 0; t < count; t++) await loop.prompt(`question ${t}`);
 }
 
+/**
+ * Runs of the shell before it reaches its steady speed: timed in windows of 50 runs from a fresh
+ * process, it held near its best from about the 150th (see compare-shells.ts).
+ */
+const SHELL_WARM_UP_RUNS = 200;
+
 /** Runs over an empty history first, discarded: otherwise the first loop timed also pays for compiling the others' code. */
 async function warmUp(): Promise<void> {
   const factory = loopFactory(agentHistory(0), `${dir}/warm`);
-  for (const id of loops) {
-    // The shell, with the core's machine behind it, takes longest to warm up. The durable agent runs
-    // the same shell (warmed by the memory agent's runs) and its turns wait on the disk: 10 will do.
-    const runs = id === 'tiller' || id === 'pi-agent-core' ? 100 : 10;
+  for (const [id, runs] of warmUpPlan(loops)) {
     for (let r = 0; r < runs; r++) {
       const loop = await factory.make(id);
       await turns(loop, 10);
       await loop.close?.();
+    }
+  }
+}
+
+/**
+ * Which loops warm up, for how many runs. The durable agents run the shell too, but their turns
+ * wait on the disk, so a process that times them and not the memory agent warms the shell with
+ * the memory agent's runs, and their own code (the file store and journal) with a few of theirs.
+ */
+function warmUpPlan(timed: readonly LoopId[]): [LoopId, number][] {
+  const durable = timed.includes('tiller-jsonl') || timed.includes('tiller-jsonl-empty');
+  const shell: [LoopId, number][] = durable && !timed.includes('tiller') ? [['tiller', SHELL_WARM_UP_RUNS]] : [];
+  return [...shell, ...timed.map((id): [LoopId, number] => [id, warmUpRuns(id)])];
+}
+
+function warmUpRuns(id: LoopId): number {
+  switch (id) {
+    // The two that take longest to reach their speed (pi-agent-core's runs are short).
+    case 'tiller':
+    case 'pi-agent-core':
+      return SHELL_WARM_UP_RUNS;
+    // The memory agent's code, warmed by its runs.
+    case 'tiller-empty':
+    case 'tiller-jsonl':
+    case 'tiller-jsonl-empty':
+    case 'ai-sdk':
+    case 'langgraph':
+    case 'langgraph-memory':
+    case 'langgraph-sqlite':
+      return 10;
+    default: {
+      const unknown: never = id;
+      throw new TypeError(`unknown loop ${String(unknown)}`);
     }
   }
 }
@@ -93,22 +130,24 @@ const tasks = Object.fromEntries(
     },
   ]),
 ) as Record<LoopId, () => Promise<BenchLoop>>;
-const options: MeasureOptions = {
+const options: MeasureOptions<LoopId> = {
   warmup: plan.warmup,
   runs: plan.runs,
-  // A fresh loop per run, made and given its first prompt before the clock starts, so every run
-  // begins at the same history length with what is done once per loop already done.
-  settle: async () => {
-    for (const id of loops) next[id] ??= await freshLoop(id);
+  // A fresh loop for each run, made and given its first prompt just before the clock starts, so
+  // that every run begins at the same history length with what is done once per loop already
+  // done, and right after the same kind of work whichever loop it is.
+  settle: async (id) => {
+    next[id] = await freshLoop(id);
   },
+  // Which loop goes first moves on every round: otherwise each loop would always run right after
+  // the same other one, and pay for its garbage (or its writes to the disk) in every pair.
+  order: 'rotating',
   after: async (result) => (result as BenchLoop).close?.(),
 };
 const samples = await measure(tasks, options);
-for (const id of loops) await next[id]?.close?.();
-// Every run, in the order of the rounds: the parent pairs each loop's run with the others' of the same round.
+// Every run and every first turn, in the order of the rounds: the parent pairs each loop's run
+// with the others' of the same round.
 say({
   perCallMs: Object.fromEntries(loops.map((id) => [id, samples[id].map((ms) => ms / (plan.turns[id] * CALLS_PER_TURN))])),
-  // A loop's next fresh loop is made as soon as its run has taken the last one, so every loop but
-  // the last has one more first turn than it has runs (made for a run that never came): dropped.
-  firstTurnMs: Object.fromEntries(loops.map((id) => [id, firstTurns[id].slice(0, plan.runs)])),
+  firstTurnMs: Object.fromEntries(loops.map((id) => [id, firstTurns[id]])),
 });

@@ -23,6 +23,19 @@ describe('measure', () => {
     expect(calls).toEqual(['a', 'b', 'a', 'b', 'a', 'b', 'a', 'b']);
   });
 
+  it('in a rotating order, starts each timed round one task further on, and tells settle which task comes next', async () => {
+    const calls: string[] = [];
+    const settled: string[] = [];
+    const samples = await measure(
+      { a: () => calls.push('a'), b: () => calls.push('b'), c: () => calls.push('c') },
+      { warmup: 1, runs: 4, order: 'rotating', settle: (name) => void settled.push(name) },
+    );
+    // The warm-up round in the tasks' order, then a, b and c first in turn; a sample per run of each still.
+    expect(calls.join('')).toBe('abc' + 'abc' + 'bca' + 'cab' + 'abc');
+    expect(settled.join('')).toBe('abcbcacababc');
+    expect(Object.values(samples).map((runs) => runs.length)).toEqual([4, 4, 4]);
+  });
+
   it('divides a batch by its size', async () => {
     const clock = fakeClock();
     let n = 0;

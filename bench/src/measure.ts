@@ -1,4 +1,4 @@
-export interface MeasureOptions {
+export interface MeasureOptions<K extends string = string> {
   /** Untimed runs of every task first: the JIT compiles, caches fill. */
   warmup: number;
   /** Timed runs of every task. */
@@ -8,10 +8,17 @@ export interface MeasureOptions {
   /** The clock, in milliseconds (default `performance.now`). */
   now?: () => number;
   /**
-   * Called untimed before every timed run, for example a full garbage collection, so that no run
-   * pays for the garbage of the one before it (default: nothing).
+   * Called untimed before every timed run, with the name of the task about to run: for example a
+   * full garbage collection, so that no run pays for the garbage of the one before it, or making
+   * what that run needs (default: nothing).
    */
-  settle?: () => void | Promise<void>;
+  settle?: (name: K) => void | Promise<void>;
+  /**
+   * The order of the tasks in a round. `fixed` (the default): the order of `tasks` every round.
+   * `rotating`: each round starts one task further on, so that no task always runs just after the
+   * same other one (whose garbage, or whatever it leaves the machine doing, lands on the next run).
+   */
+  order?: 'fixed' | 'rotating';
   /** Called untimed after every run, warm-up included, with the task's result: for example to close what the run opened. */
   after?: (result: unknown) => void | Promise<void>;
 }
@@ -29,8 +36,8 @@ export function lastResult(): unknown {
  * synchronous one is never awaited, so timing it costs no microtask. Returns, per task, one
  * sample per run: milliseconds per call.
  */
-export async function measure<K extends string>(tasks: Record<K, () => unknown>, options: MeasureOptions): Promise<Record<K, number[]>> {
-  const { warmup, runs, batch = 1, now = () => performance.now(), settle, after } = options;
+export async function measure<K extends string>(tasks: Record<K, () => unknown>, options: MeasureOptions<NoInfer<K>>): Promise<Record<K, number[]>> {
+  const { warmup, runs, batch = 1, now = () => performance.now(), settle, after, order = 'fixed' } = options;
   if (!Number.isInteger(runs) || runs < 1) throw new RangeError(`runs must be a positive integer, got ${runs}`);
   if (!Number.isInteger(batch) || batch < 1) throw new RangeError(`batch must be a positive integer, got ${batch}`);
   const names = Object.keys(tasks) as K[];
@@ -48,10 +55,10 @@ export async function measure<K extends string>(tasks: Record<K, () => unknown>,
     }
   }
   for (let i = 0; i < runs; i++) {
-    for (const name of names) {
+    for (const name of roundOrder(names, i, order)) {
       const task = tasks[name];
       sink = undefined;
-      const settling = settle?.();
+      const settling = settle?.(name);
       if (settling) await settling;
       const start = now();
       for (let b = 0; b < batch; b++) {
@@ -63,4 +70,20 @@ export async function measure<K extends string>(tasks: Record<K, () => unknown>,
     }
   }
   return samples;
+}
+
+/** The tasks in the order of round `round`. */
+function roundOrder<K>(names: readonly K[], round: number, order: 'fixed' | 'rotating'): readonly K[] {
+  switch (order) {
+    case 'fixed':
+      return names;
+    case 'rotating': {
+      const first = round % names.length;
+      return [...names.slice(first), ...names.slice(0, first)];
+    }
+    default: {
+      const unknown: never = order;
+      throw new TypeError(`unknown order ${String(unknown)}`);
+    }
+  }
 }
