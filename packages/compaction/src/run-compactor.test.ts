@@ -71,14 +71,32 @@ describe('runCompactor', () => {
     expect(ids((await runCompactor(NoOpCompactor, { path }, ctx)).appended)).toEqual([]);
   });
 
+  it('compacts nothing when a compactor throws a value that cannot even be turned into text, and says so', async () => {
+    const path = pathOf(...toolLoop(1));
+    const throwing: Compactor = {
+      name: 'odd',
+      maybeCompact: async () => {
+        throw Object.create(null);
+      },
+    };
+    expect(await runCompactor(throwing, { path }, ctx)).toMatchObject({ meta: { compacted: false, error: 'the compactor odd threw: a thrown object that cannot be described' }, appended: [] });
+  });
+
   it('discards a result that is not {acc, meta} as the contract says (a compactor written in JavaScript), and says what it got', async () => {
     const path = pathOf(...toolLoop(2));
     const answering = (name: string, outcome: unknown): Compactor => ({ name, maybeCompact: async () => outcome as never });
+    const done = { compacted: true, appended: [], strategy: 'window', tokensBefore: 10, tokensAfter: 10, tokensRemoved: 0, dropped: [], clearedEntryIds: [], midRound: false };
     const cases: Array<[unknown, RegExp]> = [
       [undefined, /returned undefined, expected \{acc, meta\}/],
       [{ acc: { path }, meta: { compacted: false } }, /meta\.appended is not an array/],
       [{ acc: { path }, meta: { appended: [] } }, /meta\.compacted is not a boolean/],
       [{ meta: { compacted: false, appended: [] } }, /acc\.path is not an array/],
+      // Compacted: the fields the journal and the afterCompact hooks read.
+      [{ acc: { path }, meta: { ...done, dropped: undefined } }, /meta\.dropped is not an array of entries/],
+      [{ acc: { path }, meta: { ...done, dropped: [null] } }, /meta\.dropped is not an array of entries/],
+      [{ acc: { path }, meta: { ...done, clearedEntryIds: [7] } }, /meta\.clearedEntryIds is not an array of entry ids/],
+      [{ acc: { path }, meta: { ...done, tokensAfter: '12' } }, /meta\.tokensAfter is not a number/],
+      [{ acc: { path }, meta: { ...done, midRound: undefined } }, /meta\.midRound is not a boolean/],
     ];
     for (const [outcome, message] of cases) {
       const run = await runCompactor(answering('loose', outcome), { path }, ctx);

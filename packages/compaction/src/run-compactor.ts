@@ -30,7 +30,7 @@ export async function runCompactor<Opts>(compactor: Compactor<Opts>, acc: Compac
   try {
     outcome = await compactor.maybeCompact(acc, ctx, options.opts);
   } catch (error) {
-    return unchanged({ compacted: false, error: `the compactor ${compactor.name} threw: ${error instanceof Error ? error.message : String(error)}` });
+    return unchanged({ compacted: false, error: `the compactor ${compactor.name} threw: ${describeThrown(error)}` });
   }
   const problem = shapeProblem(outcome) ?? appendOnlyProblem(acc.path, outcome.acc.path, outcome.meta.appended);
   if (problem) {
@@ -56,7 +56,33 @@ function shapeProblem(outcome: unknown): string | null {
   if (!Array.isArray(acc?.path)) return 'acc.path is not an array (expected {acc: {path}, meta})';
   if (typeof meta?.compacted !== 'boolean') return 'meta.compacted is not a boolean';
   if (!Array.isArray(meta.appended)) return 'meta.appended is not an array (list the entries appended, [] for none)';
+  return meta.compacted ? compactedShapeProblem(meta as Record<string, unknown>) : null;
+}
+
+/** The fields a compaction that happened reports, which the journal and the hooks read. */
+function compactedShapeProblem(meta: Record<string, unknown>): string | null {
+  const { dropped, clearedEntryIds } = meta;
+  if (!Array.isArray(dropped) || !dropped.every((entry) => typeof (entry as { id?: unknown } | null)?.id === 'string')) {
+    return 'meta.dropped is not an array of entries (list the entries that left the context, [] for none)';
+  }
+  if (!Array.isArray(clearedEntryIds) || !clearedEntryIds.every((id) => typeof id === 'string')) {
+    return 'meta.clearedEntryIds is not an array of entry ids ([] for none)';
+  }
+  for (const field of ['tokensBefore', 'tokensAfter', 'tokensRemoved'] as const) {
+    if (typeof meta[field] !== 'number' || !Number.isFinite(meta[field])) return `meta.${field} is not a number`;
+  }
+  if (typeof meta.strategy !== 'string') return 'meta.strategy is not a string';
+  if (typeof meta.midRound !== 'boolean') return 'meta.midRound is not a boolean';
   return null;
+}
+
+/** A thrown value as text; never throws itself (a getter that throws, an object without a prototype). */
+function describeThrown(error: unknown): string {
+  try {
+    return error instanceof Error ? String(error.message) : String(error);
+  } catch {
+    return `a thrown ${typeof error} that cannot be described`;
+  }
 }
 
 /**

@@ -7,31 +7,32 @@ import type { ToolPolicy } from '../tools/policy.js';
 import type { JournalStore } from '../journal/journal-store.js';
 import type { InspectOption } from '../runtime/inspection.js';
 import { AgentOptionsError } from '../errors/agent-options-error.js';
+import { describeThrown } from '../describe-thrown.js';
+import { delayMs, timeLimitMs } from '../timer-ms.js';
 
 const fn = <T>(what: string) => z.custom<T>((value) => typeof value === 'function', { message: `expected ${what}` });
-const ms = z.number().int().positive();
 
 export const AgentLimits = z.strictObject({
   /** Model calls with tools per turn; then one final call without tools. */
   maxIterations: z.number().int().nonnegative().default(25),
   maxToolConcurrency: z.number().int().positive().default(4),
   /** Per tool call, unless the tool sets its own `timeoutMs`. */
-  toolTimeoutMs: ms.default(120_000),
+  toolTimeoutMs: timeLimitMs.default(120_000),
   /** Text of one tool result beyond this is cut, with a note saying so. */
   maxToolOutputChars: z.number().int().positive().default(50_000),
   /** A parked approval denies after this long. */
-  approvalTimeoutMs: ms.default(300_000),
+  approvalTimeoutMs: timeLimitMs.default(300_000),
   /** Retries of a transient model error (not counting the first attempt). */
   maxRetries: z.number().int().nonnegative().default(3),
-  retryBaseDelayMs: z.number().int().nonnegative().default(1_000),
-  retryMaxDelayMs: z.number().int().nonnegative().default(30_000),
+  retryBaseDelayMs: delayMs.default(1_000),
+  retryMaxDelayMs: delayMs.default(30_000),
   /**
    * A model call that has streamed nothing (no text, thinking or tool call) this long after it
    * started fails as transient and is retried: a server that accepts and never answers.
    */
-  firstTokenTimeoutMs: ms.default(180_000),
+  firstTokenTimeoutMs: timeLimitMs.default(180_000),
   /** A model stream that goes quiet this long between two parts fails as transient and is retried. */
-  streamIdleTimeoutMs: ms.default(120_000),
+  streamIdleTimeoutMs: timeLimitMs.default(120_000),
 });
 export type AgentLimits = z.output<typeof AgentLimits>;
 
@@ -124,14 +125,14 @@ export function resolveAgentOptions(options: AgentOptions, entryPoint = 'createA
   try {
     resolved.compactor.validateOpts?.(resolved.compactorOptions, `${entryPoint} (compactorOptions)`);
   } catch (error) {
-    throw new AgentOptionsError(`${entryPoint}: invalid compactorOptions: ${(error as Error).message}`);
+    throw new AgentOptionsError(`${entryPoint}: invalid compactorOptions: ${describeThrown(error)}`);
   }
   if (resolved.compactor.needsWindow?.(resolved.compactorOptions) && resolved.model.contextWindow === undefined) {
     // The compactor may still find the window in its catalog; only a missing entry there is an error.
     try {
       resolved.compactor.windowFor?.(resolved.model.id, resolved.compactorOptions);
     } catch (error) {
-      throw new AgentOptionsError(`${entryPoint}: the compactor needs the model's context window: ${(error as Error).message}; set model.contextWindow`);
+      throw new AgentOptionsError(`${entryPoint}: the compactor needs the model's context window: ${describeThrown(error)}; set model.contextWindow`);
     }
   }
   if (resolved.compactor.reserveFor) {
@@ -140,7 +141,7 @@ export function resolveAgentOptions(options: AgentOptions, entryPoint = 'createA
     try {
       reserve = resolved.compactor.reserveFor(resolved.model.id, resolved.compactorOptions);
     } catch (error) {
-      throw new AgentOptionsError(`${entryPoint}: compactor "${resolved.compactor.name}": reserveFor threw: ${(error as Error).message}`);
+      throw new AgentOptionsError(`${entryPoint}: compactor "${resolved.compactor.name}": reserveFor threw: ${describeThrown(error)}`);
     }
     if (!Number.isSafeInteger(reserve) || (reserve as number) < 0) {
       throw new AgentOptionsError(`${entryPoint}: compactor "${resolved.compactor.name}": reserveFor must return a whole number of tokens (0 or more), got ${JSON.stringify(reserve)}`);

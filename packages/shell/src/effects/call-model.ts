@@ -8,6 +8,7 @@ import { retryDelay } from '../model/retry-delay.js';
 import { abortable } from '../runtime/abortable.js';
 import type { PartialReplySink } from '../runtime/partial-reply.js';
 import { type WorkSignal, workSignal } from '../runtime/work-signal.js';
+import { toJson } from '../tools/tool-output.js';
 
 type Answer = TurnEventOf<'llm.done'> | TurnEventOf<'llm.failed'>;
 
@@ -64,6 +65,10 @@ async function attemptModel(effect: CallLlmEffect, shell: ModelCallContext, sign
     try {
       const done = await streamToEnd(() => model.stream(request), effect, shell, work);
       if (done) {
+        // The reply goes into the journal and the session as JSON: one JSON cannot hold (a BigInt
+        // or a cycle in a tool call's arguments) fails the call here, before anything is written.
+        const stored = toJson(done.message);
+        if (!stored.ok) return failed(effect, { kind: 'fatal', message: `the reply of ${model.id} holds ${stored.what.replace(/^a value holding /, '')}, which cannot be stored` });
         const at = now();
         shell.publish({ type: 'llm.finished', callId: effect.id, stopReason: done.stopReason, usage: done.usage, at });
         const usage = done.usage ? { usage: done.usage } : {};

@@ -1,6 +1,7 @@
 import { APICallError, InvalidResponseDataError, JSONParseError, TypeValidationError } from '@ai-sdk/provider';
 import { NoOutputGeneratedError, RetryError } from 'ai';
 import { ModelError } from '@tiller/core';
+import { describeThrown } from '../describe-thrown.js';
 
 /** What providers say when the request is larger than the model's context window. */
 const OVERFLOW = [
@@ -73,5 +74,5 @@ function isNetworkError(error: unknown): boolean {
 
 function describe(error: unknown): string {
   if (APICallError.isInstance(error)) return `${error.statusCode ?? 'no status'}: ${error.message}`;
-  return error instanceof Error ? error.message : String(error);
+  return describeThrown(error);
 }

@@ -1,4 +1,5 @@
 import { ModelError, type LlmFailure } from '@tiller/core';
+import { describeThrown } from '../describe-thrown.js';
 
 /** A model failure as the shell handles it: the core's failure plus the provider's requested wait. */
 export interface ModelFailure extends LlmFailure {
@@ -11,7 +12,7 @@ export function toModelFailure(error: unknown, signal: AbortSignal): ModelFailur
   if (error instanceof ModelError) {
     return { kind: error.kind, message: error.message, ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }) };
   }
-  return { kind: 'fatal', message: error instanceof Error ? error.message : String(error) };
+  return { kind: 'fatal', message: describeThrown(error) };
 }
 
 export function abortReason(signal: AbortSignal): string {

@@ -1,5 +1,6 @@
 import { now } from '../clock.js';
 import type { EffectAnswer } from '../effects/effect-context.js';
+import { describeThrown } from '../describe-thrown.js';
 
 /**
  * The work of blocking effects, each run in the background until it answers. A job that fails
@@ -29,7 +30,7 @@ export function createBackgroundWork(sinks: BackgroundWorkSinks): BackgroundWork
         .then(
           (answer) => sinks.answer(id, answer),
           (error: unknown) => {
-            const message = `the shell failed while ${where}: ${error instanceof Error ? error.message : String(error)}`;
+            const message = `the shell failed while ${where}: ${describeThrown(error)}`;
             sinks.failed(where, message);
             sinks.answer(id, { input: { type: 'abort', at: now(), reason: message } });
           },

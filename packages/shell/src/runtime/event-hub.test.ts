@@ -33,4 +33,29 @@ describe('createEventHub', () => {
     hub.publish(event(1));
     expect(heard).toEqual(['first', 'second']);
   });
+
+  it('reports a listener that throws on every event once per event, even when the report goes to it too', () => {
+    const reports: unknown[] = [];
+    const hub = createEventHub((error) => {
+      reports.push(error);
+      hub.publish(event(100 + reports.length));
+    });
+    const heard: string[] = [];
+    hub.subscribe(() => {
+      throw new Error('broken listener');
+    });
+    hub.subscribe((e) => heard.push(e.type === 'shell.error' ? e.message : e.type));
+    hub.publish(event(1));
+    hub.publish(event(2));
+    expect(reports.map((e) => (e as Error).message)).toEqual(['broken listener', 'broken listener']);
+    // The report is delivered while the event still is: the later listener hears it first.
+    expect(heard).toEqual(['event 101', 'event 1', 'event 102', 'event 2']);
+  });
+
+  it('refuses a listener that is not a function when it is subscribed, saying what it got', () => {
+    const hub = createEventHub(() => undefined);
+    expect(() => hub.subscribe(undefined as never)).toThrow(new TypeError('subscribe: the listener must be a function, got undefined'));
+    expect(() => hub.subscribe(null as never)).toThrow('got null');
+    expect(() => hub.subscribe({} as never)).toThrow('got object');
+  });
 });

@@ -9,10 +9,26 @@ export interface EventHub {
   close(): void;
 }
 
+/**
+ * `onListenerError` hears each listener's throw once (it may publish an event that says so). A
+ * listener that throws again while that report is delivered is not reported in turn: one that
+ * throws on every event would otherwise hear of its own failure, fail again, without end.
+ */
 export function createEventHub(onListenerError: (error: unknown) => void): EventHub {
   const listeners = new Set<AgentListener>();
   const iterators = new Set<{ buffer: AgentEvent[]; wake: (() => void) | undefined }>();
   let closed = false;
+  let reporting = false;
+
+  const report = (error: unknown) => {
+    if (reporting) return;
+    reporting = true;
+    try {
+      onListenerError(error);
+    } finally {
+      reporting = false;
+    }
+  };
 
   return {
     publish(event) {
@@ -21,7 +37,7 @@ export function createEventHub(onListenerError: (error: unknown) => void): Event
         try {
           listener(event);
         } catch (error) {
-          onListenerError(error);
+          report(error);
         }
       }
       for (const it of iterators) {
@@ -30,6 +46,7 @@ export function createEventHub(onListenerError: (error: unknown) => void): Event
       }
     },
     subscribe(listener) {
+      if (typeof listener !== 'function') throw new TypeError(`subscribe: the listener must be a function, got ${listener === null ? 'null' : typeof listener}`);
       listeners.add(listener);
       return () => listeners.delete(listener);
     },

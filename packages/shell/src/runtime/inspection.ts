@@ -40,9 +40,9 @@ export interface Inspection {
  * shell fed and the snapshot it led to. The pure core runs no actor, so the shell reports for it.
  * The context is summarised: the session log itself would be too large to send at every step.
  */
-export function createInspection(option: InspectOption | undefined, actorId: string): Inspection | undefined {
+export function createInspection(option: InspectOption | undefined, actorId: string, failed: (error: unknown) => void): Inspection | undefined {
   if (!option) return undefined;
-  const report =
+  const deliver =
     typeof option === 'function'
       ? option
       : (record: InspectionRecord) => {
@@ -62,6 +62,14 @@ export function createInspection(option: InspectOption | undefined, actorId: str
             }
           }
         };
+  // An inspector is watching, not steering: one that throws (a closed socket) is told to the host, and the turn goes on.
+  const report = (record: InspectionRecord) => {
+    try {
+      deliver(record);
+    } catch (error) {
+      failed(error);
+    }
+  };
   return {
     started: (snapshot) => report({ kind: 'actor', actorId, snapshot: inspected(snapshot) }),
     stepped(event, snapshot) {

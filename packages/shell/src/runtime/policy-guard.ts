@@ -2,6 +2,7 @@ import { type CompactionPolicy, CompactionPolicyViolation } from '@tiller/compac
 import { countTurns, type Entry, type TillerModel } from '@tiller/core';
 import { AgentOptionsError } from '../errors/agent-options-error.js';
 import { CompactionPolicyViolatedError } from '../errors/compaction-policy-violated-error.js';
+import { describeThrown } from '../describe-thrown.js';
 
 /** A compaction policy bound to the agent's model, counting the session's turns. */
 export interface PolicyGuard {
@@ -23,7 +24,7 @@ export function guardPolicy(policy: CompactionPolicy | undefined, model: TillerM
   try {
     contextWindow = policy.bindTo(model.contextWindow === undefined ? model.id : { id: model.id, contextWindow: model.contextWindow }).contextWindow;
   } catch (error) {
-    throw new AgentOptionsError(`${entryPoint}: compactionPolicy does not hold for model "${model.id}": ${(error as Error).message}`);
+    throw new AgentOptionsError(`${entryPoint}: compactionPolicy does not hold for model "${model.id}": ${describeThrown(error)}`);
   }
   let turns = countTurns(path);
   return {

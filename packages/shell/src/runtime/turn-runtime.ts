@@ -21,6 +21,7 @@ import { createMailbox } from './mailbox.js';
 import { createOutcomeWaiters } from './outcome-waiters.js';
 import { guardPolicy } from './policy-guard.js';
 import { sessionClaim } from './session-claim.js';
+import { describeThrown } from '../describe-thrown.js';
 
 export interface RuntimeInit {
   options: ResolvedAgentOptions;
@@ -92,14 +93,16 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   let controller = new AbortController();
 
   const hub = createEventHub((error) =>
-    hub.publish({ type: 'shell.error', where: 'listener', message: error instanceof Error ? error.message : String(error), at: now() }),
+    hub.publish({ type: 'shell.error', where: 'listener', message: describeThrown(error), at: now() }),
   );
   const toolSpecs = options.tools.map((t) => t.spec);
   const meter = new ContextMeter(snapshot.context.entries, options.systemPrompt, toolSpecs);
   const approvals = createApprovals(options.limits.approvalTimeoutMs);
   const waiters = createOutcomeWaiters();
   const journal = init.journal ? createJournalWriter(init.journal, init.header, init.nextSeq) : noJournal;
-  const inspection = createInspection(options.inspect, `tiller.turn:${init.header?.baseLeafId ?? session.leafId ?? 'root'}`);
+  const inspection = createInspection(options.inspect, `tiller.turn:${init.header?.baseLeafId ?? session.leafId ?? 'root'}`, (error) =>
+    hub.publish({ type: 'shell.error', where: 'inspector', message: describeThrown(error), at: now() }),
+  );
   const partial = createPartialReply();
   const claim = sessionClaim(session);
   // A resumed turn is running already: it holds the log from the start.
@@ -163,8 +166,11 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   };
 
   const handle = async (letter: Letter) => {
+    if (broken) {
+      if (letter.kind === 'input' || letter.kind === 'start') letter.reply.reject(broken);
+      return;
+    }
     try {
-      if (broken) throw broken;
       switch (letter.kind) {
         case 'input':
           await apply(letter.input);
@@ -205,9 +211,11 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
         }
       }
     } catch (error) {
-      if (error !== broken) breakDown(error);
+      // Whatever was thrown (an Error, null, anything): the agent stops, unless this letter's work
+      // already stopped it.
+      const stopped = broken ?? breakDown(error);
       // The caller hears that the agent stopped (the cause inside), as every later caller does.
-      if (letter.kind === 'input' || letter.kind === 'start') letter.reply.reject(broken ?? error);
+      if (letter.kind === 'input' || letter.kind === 'start') letter.reply.reject(stopped);
     }
   };
   const mailbox = createMailbox(handle);
@@ -223,14 +231,15 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
    * The core's state and the log no longer agree (an append failed mid-step), so no further step
    * is safe: running work is aborted and every waiting caller gets the error.
    */
-  const breakDown = (error: unknown) => {
-    const message = error instanceof Error ? error.message : String(error);
+  const breakDown = (error: unknown): AgentBrokenError => {
+    const message = describeThrown(error);
     broken = new AgentBrokenError(`the agent stopped: ${message}`, { cause: error });
     hub.publish({ type: 'shell.error', where: 'feed', message, at: now() });
     controller.abort(broken.message);
     approvals.drop();
     claim.release();
     waiters.fail(broken);
+    return broken;
   };
 
   const feed = (input: TurnEvent) => new Promise<void>((resolve, reject) => mailbox.post({ kind: 'input', input, reply: { resolve, reject } }));

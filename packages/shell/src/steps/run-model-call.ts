@@ -4,6 +4,7 @@ import { now } from '../clock.js';
 import { callModel, type ModelCallContext, type ModelCallEvent } from '../effects/call-model.js';
 import type { PartialReplySink } from '../runtime/partial-reply.js';
 import type { Tool } from '../tools/define-tool.js';
+import { describeThrown } from '../describe-thrown.js';
 
 /** How `runModelCall` calls the model: what the agent's options say, and what the engine knows. */
 export interface ModelCallOptions {
@@ -68,6 +69,6 @@ export async function runModelCall(effect: CallLlmEffect, options: ModelCallOpti
   try {
     return await callModel(effect, context, options.signal ?? new AbortController().signal);
   } catch (error) {
-    return { type: 'llm.failed', id: effect.id, at: now(), error: { kind: 'fatal', message: error instanceof Error ? error.message : String(error) } };
+    return { type: 'llm.failed', id: effect.id, at: now(), error: { kind: 'fatal', message: describeThrown(error) } };
   }
 }

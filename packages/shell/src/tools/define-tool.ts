@@ -2,6 +2,8 @@ import type { ToolResultContentPart } from '@tiller/core';
 import { z } from 'zod';
 import { ToolDefinitionError } from '../errors/tool-definition-error.js';
 import type { ToolSpec } from '@tiller/core';
+import { describeThrown } from '../describe-thrown.js';
+import { timeLimitMs } from '../timer-ms.js';
 
 export interface ToolContext {
   /** Aborted when the turn is aborted or the tool's time is up. */
@@ -45,7 +47,7 @@ const Definition = z.strictObject({
         : 'expected a zod schema',
   }),
   execute: z.custom<ToolDefinition['execute']>((v) => typeof v === 'function', { message: 'expected a function' }),
-  timeoutMs: z.number().int().positive().optional(),
+  timeoutMs: timeLimitMs.optional(),
   sequential: z.boolean().optional(),
   idempotent: z.boolean().optional(),
 });
@@ -61,7 +63,7 @@ export function defineTool<S extends z.ZodType>(definition: ToolDefinition<S>): 
   try {
     inputSchema = z.toJSONSchema(definition.input, { target: 'draft-7', unrepresentable: 'any' }) as Record<string, unknown>;
   } catch (error) {
-    throw new ToolDefinitionError(`defineTool "${definition.name}": input cannot be shown to a model as JSON Schema: ${(error as Error).message}`);
+    throw new ToolDefinitionError(`defineTool "${definition.name}": input cannot be shown to a model as JSON Schema: ${describeThrown(error)}`);
   }
   delete inputSchema.$schema;
   // Providers take a tool's arguments as one JSON object, and refuse a tool whose schema is not one.

@@ -4,7 +4,8 @@ import type { Tool, ToolContext } from './define-tool.js';
 import type { PolicyDecision, ToolPolicy } from './policy.js';
 import { abortable } from '../runtime/abortable.js';
 import { workSignal } from '../runtime/work-signal.js';
-import { describeThrown, errorOutcome, toolOutcome, truncateOutcome } from './tool-output.js';
+import { errorOutcome, toolOutcome, truncateOutcome } from './tool-output.js';
+import { describeThrown } from '../describe-thrown.js';
 
 export interface ToolBatchOptions {
   calls: readonly ToolCallPart[];
@@ -89,7 +90,11 @@ async function planCall(call: ToolCallPart, decision: ApprovalDecision | undefin
     const known = [...options.tools.keys()].join(', ') || 'none';
     return fixed(call, `Unknown tool "${call.name}". The tools available are: ${known}.`);
   }
-  const parsed = tool.input.safeParse(call.args);
+  const checked = checkArgs(tool, call.args);
+  if (checked.kind === 'threw') {
+    return fixed(call, `Tool "${call.name}" did not run: its input schema failed while checking the arguments: ${checked.message}`);
+  }
+  const parsed = checked.result;
   if (!parsed.success) {
     return fixed(call, `Invalid arguments for tool "${call.name}":\n${z.prettifyError(parsed.error)}\nCall the tool again with arguments that match its schema.`);
   }
@@ -125,7 +130,22 @@ async function askPolicy(policy: ToolPolicy, call: ToolCallPart, signal: AbortSi
     return { decision: 'deny', rationale: `the policy gave no valid decision (${JSON.stringify(verdict)})` };
   } catch (error) {
     if (signal.aborted) return { decision: 'deny', rationale: 'the turn was aborted before the policy decided' };
-    return { decision: 'deny', rationale: `the policy failed: ${(error as Error).message}` };
+    return { decision: 'deny', rationale: `the policy failed: ${describeThrown(error)}` };
+  }
+}
+
+type ArgsCheck = { kind: 'checked'; result: z.ZodSafeParseResult<unknown> } | { kind: 'threw'; message: string };
+
+/**
+ * The tool's schema over the arguments. A schema is the tool author's code too: a refine or a
+ * transform that throws, or an async one (which a synchronous check cannot run), fails this call
+ * alone, not the batch.
+ */
+function checkArgs(tool: Tool, args: unknown): ArgsCheck {
+  try {
+    return { kind: 'checked', result: tool.input.safeParse(args) };
+  } catch (error) {
+    return { kind: 'threw', message: describeThrown(error) };
   }
 }
 

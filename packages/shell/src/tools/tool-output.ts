@@ -29,14 +29,6 @@ export function errorOutcome(toolCallId: string, text: string): ToolOutcome {
   return { toolCallId, content: [{ type: 'text', text }], isError: true };
 }
 
-/** What a tool threw, as text: an Error's message, a plain object's JSON, never `[object Object]`. */
-export function describeThrown(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  if (typeof error === 'string') return error;
-  const json = toJson(error);
-  return json.ok ? json.text : `a thrown ${json.what}`;
-}
-
 function textOutcome(toolCallId: string, text: string): ToolOutcome {
   return { toolCallId, content: [{ type: 'text', text }], isError: false };
 }
@@ -64,10 +56,10 @@ function structuredOutcome(toolCallId: string, toolName: string, output: { conte
   return { ...outcome, details: JSON.parse(details.text) as unknown };
 }
 
-type Json = { ok: true; text: string } | { ok: false; what: string };
+export type Json = { ok: true; text: string } | { ok: false; what: string };
 
 /** JSON text of a value, with Maps as entry arrays and Sets as arrays; or what made it impossible. */
-function toJson(value: unknown): Json {
+export function toJson(value: unknown): Json {
   switch (typeof value) {
     case 'function':
       return { ok: false, what: 'a function' };

@@ -1,0 +1,201 @@
+import type { Compactor } from '@tiller/compaction';
+import type { AssistantMessage, Entry, ModelStreamPart, TillerModel, ToolResultMessage } from '@tiller/core';
+import { createSessionLog, MemoryStore } from '@tiller/session';
+import { scriptedModel } from '@tiller/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AgentBrokenError, AgentOptionsError, createAgent, defineTool, memoryJournal, ToolDefinitionError, type AgentEvent } from '../../src/index.js';
+import { recordEvents, recordingTools } from '../helpers.js';
+import { fileSession, sessionProblems, type FileSession } from './fault-helpers.js';
+
+// Code the host hands the agent that goes wrong in ways an Error-throwing test does not reach:
+// listeners, inspectors, policies, stores, compactors and tool schemas that throw on every call or
+// throw what is not an Error, and model replies JSON cannot hold. Each through a real agent: the
+// turn ends as documented, the host process keeps going, and the agent answers the next prompt
+// (or, when the log itself failed, says it stopped). One row each in docs/reliability.md.
+
+let file: FileSession | undefined;
+afterEach(async () => {
+  await file?.dispose();
+  file = undefined;
+});
+
+const shellErrors = (events: AgentEvent[]) => events.filter((e): e is Extract<AgentEvent, { type: 'shell.error' }> => e.type === 'shell.error');
+
+describe('listeners', () => {
+  it('a listener that throws on every event: each prompt completes, and the others hear one shell.error per failure', async () => {
+    const agent = createAgent({ model: scriptedModel([{ text: 'one' }, { text: 'two' }]) });
+    const events = recordEvents(agent);
+    let broken: { render(e: AgentEvent): void } | undefined;
+    agent.subscribe((e) => broken!.render(e));
+    expect(await agent.prompt('first')).toMatchObject({ status: 'completed' });
+    expect(await agent.prompt('second')).toMatchObject({ status: 'completed' });
+    const reports = shellErrors(events);
+    // One for every event the listener got but the reports themselves.
+    expect(reports.length).toBe(events.length - reports.length);
+    expect(reports.every((e) => e.where === 'listener' && /render/.test(e.message))).toBe(true);
+  });
+
+  it('a listener that throws what cannot be turned into text is reported as such', async () => {
+    const agent = createAgent({ model: scriptedModel([{ text: 'one' }]) });
+    const events = recordEvents(agent);
+    const unreadable = new Error('never read');
+    Object.defineProperty(unreadable, 'message', {
+      get() {
+        throw new Error('the message getter failed');
+      },
+    });
+    agent.subscribe(() => {
+      throw unreadable;
+    });
+    expect(await agent.prompt('first')).toMatchObject({ status: 'completed' });
+    expect(shellErrors(events)[0]).toMatchObject({ where: 'listener', message: 'a thrown object that cannot be described' });
+  });
+
+  it('subscribe refuses what is not a function, at once', () => {
+    const agent = createAgent({ model: scriptedModel([]) });
+    expect(() => agent.subscribe(undefined as never)).toThrow(new TypeError('subscribe: the listener must be a function, got undefined'));
+  });
+});
+
+describe('the inspector', () => {
+  it('one that throws is told to the host as a shell.error, and the turn goes on', async () => {
+    const agent = createAgent({
+      model: scriptedModel([{ text: 'one' }, { text: 'two' }]),
+      inspect: (record) => {
+        if (record.kind !== 'actor') throw new Error('inspector socket closed');
+      },
+    });
+    const events = recordEvents(agent);
+    expect(await agent.prompt('first')).toMatchObject({ status: 'completed' });
+    expect(await agent.prompt('second')).toMatchObject({ status: 'completed' });
+    expect(shellErrors(events)[0]).toMatchObject({ where: 'inspector', message: 'inspector socket closed' });
+  });
+});
+
+describe('the tool policy', () => {
+  it('one that throws null denies the call, saying so to the model, and the turn completes', async () => {
+    const { echo, calls } = recordingTools();
+    const model = scriptedModel([{ toolCalls: [{ id: 'c1', name: 'echo', args: { text: 'hi' } }] }, { text: 'denied, fine' }]);
+    const agent = createAgent({
+      model,
+      tools: [echo],
+      policy: () => {
+        throw null;
+      },
+    });
+    expect(await agent.prompt('go')).toMatchObject({ status: 'completed' });
+    expect(calls).toEqual([]);
+    const result = model.requests[1]!.messages.find((m): m is ToolResultMessage => m.role === 'toolResult')!;
+    expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'The call to "echo" was denied: the policy failed: null' }] });
+  });
+});
+
+describe('tool input schemas', () => {
+  const schemaTool = (name: string, input: z.ZodObject) => defineTool({ name, description: name, input, execute: async () => `${name} ran` });
+  const cases: Array<[string, z.ZodObject]> = [
+    ['an async refine', z.object({ p: z.string().refine(async () => true) })],
+    ['a transform that throws', z.object({ p: z.string().transform(() => { throw new Error('bad transform'); }) })],
+    ['a refine that throws null', z.object({ p: z.string().refine(() => { throw null; }) })],
+  ];
+  it.each(cases)('one with %s fails that call alone, naming the tool; the other call of the batch runs', async (_, input) => {
+    const { echo } = recordingTools();
+    const model = scriptedModel([
+      { toolCalls: [{ id: 'c1', name: 'checked', args: { p: 'x' } }, { id: 'c2', name: 'echo', args: { text: 'fine' } }] },
+      { text: 'read both' },
+    ]);
+    const agent = createAgent({ model, tools: [schemaTool('checked', input), echo] });
+    expect(await agent.prompt('go')).toMatchObject({ status: 'completed' });
+    const results = model.requests[1]!.messages.filter((m): m is ToolResultMessage => m.role === 'toolResult');
+    expect(results[0]).toMatchObject({ toolCallId: 'c1', isError: true });
+    expect((results[0]!.content[0] as { text: string }).text).toMatch(/^Tool "checked" did not run: its input schema failed while checking the arguments: /);
+    expect(results[1]).toMatchObject({ toolCallId: 'c2', isError: false, content: [{ type: 'text', text: 'fine' }] });
+  });
+});
+
+describe('stores and journals that throw what is not an Error', () => {
+  it('a session store that rejects with null stops the agent as an Error would: every caller hears AgentBrokenError, nothing waits forever', async () => {
+    class NullStore extends MemoryStore {
+      failing = false;
+      override async append(entries: readonly Entry[]) {
+        if (this.failing) return Promise.reject(null);
+        return super.append(entries);
+      }
+    }
+    const store = new NullStore();
+    const agent = createAgent({ model: scriptedModel([{ text: 'one' }, { text: 'two' }]), session: createSessionLog(store) });
+    expect(await agent.prompt('first')).toMatchObject({ status: 'completed' });
+    store.failing = true;
+    await expect(agent.prompt('second')).rejects.toThrow(AgentBrokenError);
+    await expect(agent.prompt('third')).rejects.toThrow(/the agent stopped: null/);
+    await expect(agent.idle()).rejects.toThrow(AgentBrokenError);
+  });
+
+  it('a journal that rejects with null does the same', async () => {
+    const journal = memoryJournal();
+    let failing = false;
+    const append = journal.append.bind(journal);
+    journal.append = (lines) => (failing ? Promise.reject(null) : append(lines));
+    const agent = createAgent({ model: scriptedModel([{ text: 'one' }, { text: 'two' }]), journal });
+    expect(await agent.prompt('first')).toMatchObject({ status: 'completed' });
+    failing = true;
+    await expect(agent.prompt('second')).rejects.toThrow(AgentBrokenError);
+    await expect(agent.prompt('third')).rejects.toThrow(AgentBrokenError);
+  });
+});
+
+describe('compactors', () => {
+  it('one that says it compacted but lists nothing it dropped: the result is discarded, the host told, and every turn still completes', async () => {
+    const sloppy: Compactor = { name: 'sloppy', maybeCompact: async (acc) => ({ acc, meta: { compacted: true, appended: [] } as never }) };
+    const agent = createAgent({ model: scriptedModel([{ text: 'one' }, { text: 'two' }]), compactor: sloppy });
+    const events = recordEvents(agent);
+    expect(await agent.prompt('first')).toMatchObject({ status: 'completed' });
+    expect(await agent.prompt('second')).toMatchObject({ status: 'completed' });
+    expect(shellErrors(events)[0]).toMatchObject({ where: 'compaction', message: expect.stringMatching(/the compactor sloppy broke its contract: meta\.dropped is not an array of entries/) });
+  });
+});
+
+describe('model replies JSON cannot hold', () => {
+  const replyWith = (args: Record<string, unknown>): TillerModel => {
+    let calls = 0;
+    return {
+      id: 'test/odd-args',
+      async *stream(): AsyncGenerator<ModelStreamPart> {
+        const message: AssistantMessage =
+          calls++ === 0
+            ? { role: 'assistant', content: [{ type: 'toolCall', id: 'c1', name: 'echo', args }] }
+            : { role: 'assistant', content: [{ type: 'text', text: 'a plain answer' }] };
+        const stopReason = message.content[0]!.type === 'toolCall' ? 'toolUse' : 'stop';
+        yield { type: 'done', message: { ...message, stopReason }, stopReason };
+      },
+    };
+  };
+  const cycle: Record<string, unknown> = {};
+  cycle.self = cycle;
+
+  it.each([
+    ['a BigInt', { n: 10n }, /holds a BigInt, which cannot be stored/],
+    ['a cycle', cycle, /holds a circular object, which cannot be stored/],
+  ])('tool call arguments holding %s fail the turn before anything is written; the agent answers the next prompt', async (_, args, reason) => {
+    file = await fileSession();
+    const { echo, calls } = recordingTools();
+    const agent = createAgent({ model: replyWith(args), tools: [echo], session: file.session, journal: memoryJournal() });
+    const outcome = await agent.prompt('go');
+    expect(outcome).toMatchObject({ status: 'failed' });
+    expect(JSON.stringify(outcome)).toMatch(reason);
+    expect(calls).toEqual([]);
+    expect(await agent.prompt('again')).toMatchObject({ status: 'completed' });
+    expect(await sessionProblems(agent, { file, unansweredPrompts: 1 })).toEqual([]);
+  });
+});
+
+describe('time limits a timer cannot wait', () => {
+  it('are refused at configuration, naming the limit', () => {
+    const model = scriptedModel([]);
+    expect(() => createAgent({ model, limits: { toolTimeoutMs: 2 ** 31 } })).toThrow(AgentOptionsError);
+    expect(() => createAgent({ model, limits: { approvalTimeoutMs: 2 ** 31 } })).toThrow(/expected at most 2147483647 ms[\s\S]*at limits\.approvalTimeoutMs/);
+    expect(() => createAgent({ model, limits: { retryMaxDelayMs: 3e9 } })).toThrow(/retryMaxDelayMs/);
+    expect(() => defineTool({ name: 't', description: 'd', input: z.object({}), execute: () => 'x', timeoutMs: 3e9 })).toThrow(ToolDefinitionError);
+    expect(() => createAgent({ model, limits: { toolTimeoutMs: 2 ** 31 - 1 } })).not.toThrow();
+  });
+});
