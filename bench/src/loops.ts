@@ -72,7 +72,8 @@ export function loopFactory(conversation: Conversation, dir: string) {
       }
       case 'tiller-jsonl':
         return durable(join(dir, `tiller-${n}.jsonl`), await template('history.jsonl', conversation.entries));
-      // The durable agent's twin over an empty session file, for the same reason.
+      // The durable agent over an empty session file, timed in the process that holds the history's:
+      // what the history adds to a durable call, apart from how fast this process and its disk run.
       case 'tiller-jsonl-empty':
         return durable(join(dir, `tiller-${n}.jsonl`), await template('empty.jsonl', []));
       case 'pi-agent-core': {

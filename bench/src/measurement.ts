@@ -51,9 +51,9 @@ export interface Measurement {
    */
   reference?: { name: string; value: number; overLimit?: boolean };
   /**
-   * Tiller's over the reference's, when their runs were taken in pairs (the agent rows: in the same
-   * round, one after the other): the median of the pairs' ratios, which a slow moment of the
-   * machine shared by both runs of a pair does not move. Without it, the ratio of the medians.
+   * For times taken in pairs (the agent rows: runs of the same round, one after the other): the
+   * median of the pairs' ratios, Tiller's over the reference's, which a slow moment of the machine
+   * shared by both runs of a pair does not move. Without it, `ratioOf` takes the ratio of the medians.
    */
   ratio?: number;
 }

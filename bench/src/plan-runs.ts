@@ -15,7 +15,7 @@ export interface RunPlan<K extends string> {
 const TARGET_RUN_MS = 20;
 const MAX_TURNS = 10;
 /** Wall time the timed runs of one process may take, setup included (twenty processes in `pnpm bench`). */
-const BUDGET_MS = 12_000;
+const BUDGET_MS = 10_000;
 const MIN_RUNS = 5;
 const MAX_RUNS = 41;
 

@@ -34,7 +34,7 @@ export function resultsMarkdown(all: readonly Measurement[], info: RunInfo): str
     `Written by \`pnpm bench\` on ${info.date} (${info.versions.join(', ')}; the whole run took ${Math.round(info.seconds)} s).`,
     ...(info.source ? [`Every session and history repeats ${info.source}.`] : []),
     ...(info.notes ?? []).flatMap((note) => ['', `**Note:** ${note}.`, '']),
-    'Medians of several runs after a warm-up; the ratio is Tiller over what it is compared with (for rates, the other way round), so below 1 Tiller is faster or smaller. In the agent rows, where the loops take turns run by run, it is the median of the ratios of runs taken in the same round.',
+    "Medians of several runs after a warm-up; the ratio is Tiller over what it is compared with (for rates, the other way round), so below 1 Tiller is faster or smaller. In the agent rows, where the loops take turns run by run, it is the median of the ratios of runs taken in the same round (beside a loop stopped at the limit, Tiller's median over the limit).",
     'How each number is measured: [docs/performance.md](../docs/performance.md).',
     '',
     resultsTable(sorted),
