@@ -220,6 +220,9 @@ describe('createSessionLog: what it is given', () => {
     // Followed blindly, a child before its parent can make a path that never ends.
     expect(() => createSessionLog(new MemoryStore([userEntry('a', 'b'), userEntry('b', 'a')]))).toThrow('holds entries[0] ("a") before its parent "b"');
     expect(() => createSessionLog(new MemoryStore([{ ...userEntry('a', null), at: 5 } as never]))).toThrow('holds a bad entry at entries[0], field at: expected a string');
+    expect(() => createSessionLog(new MemoryStore([userEntry('a', null), { ...userEntry('b', 'a'), message: { role: 'assistant', content: 'hello' } } as never]))).toThrow(
+      'holds a bad entry at entries[1], field message.content: expected an array of parts',
+    );
   });
 
   it('setLabel and setSessionName check their options, naming the bad one', async () => {

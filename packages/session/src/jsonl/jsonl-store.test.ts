@@ -163,6 +163,28 @@ describe('JsonlStore: damaged files', () => {
     await expect(JsonlStore.open(file, { readOnly: true, strict: true })).rejects.toThrow(`${file}:3, field message.role`);
   });
 
+  it('skips a message whose content parts lack what every reader relies on, naming the part and field', async () => {
+    const text = await writeSession(chain(2));
+    const bad: Array<[string, string]> = [
+      ['{"role":"assistant","content":"hello"}', 'message.content'],
+      ['{"role":"assistant","content":[{"type":"text"}]}', 'message.content[0].text'],
+      ['{"role":"assistant","content":[{"type":"toolCall","id":5,"name":"x","args":{}}]}', 'message.content[0].id'],
+      ['{"role":"assistant","content":[{"type":"toolCall","id":"c","name":"x","args":"{}"}]}', 'message.content[0].args'],
+      ['{"role":"user","content":[{"type":"image"},null]}', 'message.content[0].data'],
+      ['{"role":"user","content":[{"type":"text","text":"ok"},null]}', 'message.content[1]'],
+      ['{"role":"toolResult","toolCallId":"c","toolName":"x","isError":false,"content":[{"type":"audio"}]}', 'message.content[0].type'],
+    ];
+    const lines = text.trimEnd().split('\n');
+    bad.forEach(([message, _], i) => lines.push(JSON.stringify({ kind: 'message', id: `bad${i}`, parentId: 'e1', at: '2026-01-01T00:00:00.000Z', message: JSON.parse(message) })));
+    lines.push(JSON.stringify({ kind: 'custom', id: 'badcustom', parentId: 'e1', at: '2026-01-01T00:00:00.000Z', customType: 'note', message: { role: 'user', content: [{ type: 'text' }] } }));
+    await writeFile(file, `${lines.join('\n')}\n`);
+    const store = await JsonlStore.open(file, { readOnly: true });
+    expect(store.entries.map((e) => e.id)).toEqual(['e0', 'e1']);
+    expect(store.warnings.map((w) => w.kind)).toEqual(Array(bad.length + 1).fill('corrupt_line'));
+    bad.forEach(([, field], i) => expect(store.warnings[i]!.message).toContain(`${file}:${i + 4}, field ${field}`));
+    expect(store.warnings.at(-1)!.message).toContain('field message.content[0].text');
+  });
+
   it('strict mode names the zod path of a deep schema problem', async () => {
     const entry = assistantEntry('a', null);
     const text = await writeSession([entry]);

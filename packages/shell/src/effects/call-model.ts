@@ -130,8 +130,19 @@ async function streamToEnd(open: () => AsyncIterable<ModelStreamPart>, effect: C
     }
   } finally {
     attempt.end();
-    // Not awaited: a stream that ignores the signal may never finish closing.
+    closeStream(parts);
+  }
+}
+
+/**
+ * Tells a stream it is no longer read. Not awaited: one that ignores the signal may never finish
+ * closing. And whatever its `return()` does (throws, rejects), the reply it gave stands.
+ */
+function closeStream(parts: AsyncIterator<ModelStreamPart> | undefined): void {
+  try {
     void Promise.resolve(parts?.return?.()).catch(() => undefined);
+  } catch {
+    // Its reply, if it gave one, is already read.
   }
 }
 

@@ -1,4 +1,6 @@
 import { type FileHandle, open, readFile } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { ToolOutcome } from '@tiller/core';
 import { z } from 'zod';
 import { AgentOptionsError } from '../errors/agent-options-error.js';
@@ -50,6 +52,9 @@ export function fileJournal(path: string, options: FileJournalOptions = {}): Jou
   if (typeof path !== 'string' || path === '') throw new AgentOptionsError(`fileJournal: expected the journal file's path, got ${JSON.stringify(path) ?? String(path)}`);
   const checked = FileJournalOptions.safeParse(options);
   if (!checked.success) throw new AgentOptionsError(`fileJournal(${path}): invalid options:\n${z.prettifyError(checked.error)}`);
+  // Checked here, at configuration: found at the first write, it would stop the agent mid-turn.
+  const place = placeProblem(path);
+  if (place) throw new AgentOptionsError(`fileJournal(${path}): ${place}`);
   const sync = (checked.data.durability ?? 'always') === 'always';
   const compact = compactToolResults();
   let handle: Promise<FileHandle> | undefined;
@@ -123,4 +128,20 @@ function compactToolResults(): (line: JournalLine) => unknown {
 /** The journal file beside a session file: `chat.jsonl` -> `chat.journal.jsonl`. */
 export function journalPathFor(sessionPath: string): string {
   return `${sessionPath.replace(/\.jsonl$/, '')}.journal.jsonl`;
+}
+
+/** Why a journal cannot be written at `path` (a folder there, or no folder for it), or undefined. */
+function placeProblem(path: string): string | undefined {
+  const folder = dirname(path);
+  try {
+    const at = statSync(path, { throwIfNoEntry: false });
+    if (at?.isDirectory()) return 'that is a folder; give the path of a file in it';
+    if (at) return undefined;
+    const parent = statSync(folder, { throwIfNoEntry: false });
+    if (!parent) return `the folder ${folder} does not exist; create it first`;
+    return parent.isDirectory() ? undefined : `${folder} is not a folder`;
+  } catch (error) {
+    // A file stands where a folder of the path should be; anything else (no permission) the first write reports.
+    return (error as NodeJS.ErrnoException).code === 'ENOTDIR' ? `${folder} is not a folder` : undefined;
+  }
 }

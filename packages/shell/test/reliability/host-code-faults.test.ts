@@ -1,10 +1,11 @@
+import { dirname, join } from 'node:path';
 import type { Compactor } from '@tiller/compaction';
 import type { AssistantMessage, Entry, ModelStreamPart, TillerModel, ToolResultMessage } from '@tiller/core';
 import { createSessionLog, MemoryStore } from '@tiller/session';
 import { scriptedModel } from '@tiller/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AgentBrokenError, AgentOptionsError, createAgent, defineTool, memoryJournal, ToolDefinitionError, type AgentEvent } from '../../src/index.js';
+import { AgentBrokenError, AgentOptionsError, createAgent, defineTool, fileJournal, memoryJournal, ToolDefinitionError, type AgentEvent } from '../../src/index.js';
 import { recordEvents, recordingTools } from '../helpers.js';
 import { fileSession, sessionProblems, type FileSession } from './fault-helpers.js';
 
@@ -189,6 +190,33 @@ describe('model replies JSON cannot hold', () => {
   });
 });
 
+describe('model streams', () => {
+  it('one whose return() throws once its reply is read: the reply stands and the turn completes', async () => {
+    const model: TillerModel = {
+      id: 'test/bad-return',
+      stream: () => ({
+        [Symbol.asyncIterator]() {
+          let given = false;
+          return {
+            async next(): Promise<IteratorResult<ModelStreamPart>> {
+              if (given) return { done: true, value: undefined };
+              given = true;
+              const message: AssistantMessage = { role: 'assistant', content: [{ type: 'text', text: 'the answer' }], stopReason: 'stop' };
+              return { done: false, value: { type: 'done', message, stopReason: 'stop' } };
+            },
+            return(): never {
+              throw new Error('return failed');
+            },
+          };
+        },
+      }),
+    };
+    const agent = createAgent({ model });
+    expect(await agent.prompt('go')).toMatchObject({ status: 'completed', stopReason: 'stop' });
+    expect(agent.session.path().at(-1)).toMatchObject({ message: { role: 'assistant', content: [{ type: 'text', text: 'the answer' }] } });
+  });
+});
+
 describe('time limits a timer cannot wait', () => {
   it('are refused at configuration, naming the limit', () => {
     const model = scriptedModel([]);
@@ -197,5 +225,17 @@ describe('time limits a timer cannot wait', () => {
     expect(() => createAgent({ model, limits: { retryMaxDelayMs: 3e9 } })).toThrow(/retryMaxDelayMs/);
     expect(() => defineTool({ name: 't', description: 'd', input: z.object({}), execute: () => 'x', timeoutMs: 3e9 })).toThrow(ToolDefinitionError);
     expect(() => createAgent({ model, limits: { toolTimeoutMs: 2 ** 31 - 1 } })).not.toThrow();
+  });
+});
+
+describe('a journal file where none can be written', () => {
+  it('is refused when the journal is made, not at the first write mid-turn', async () => {
+    const session = await fileSession();
+    file = session;
+    const folder = dirname(session.path);
+    expect(() => fileJournal(join(folder, 'no-such-folder', 'x.journal.jsonl'))).toThrow(new AgentOptionsError(`fileJournal(${join(folder, 'no-such-folder', 'x.journal.jsonl')}): the folder ${join(folder, 'no-such-folder')} does not exist; create it first`));
+    expect(() => fileJournal(folder)).toThrow(/that is a folder; give the path of a file in it/);
+    expect(() => fileJournal(join(session.path, 'x.journal.jsonl'))).toThrow(`${session.path} is not a folder`);
+    expect(() => fileJournal(join(folder, 'new.journal.jsonl'))).not.toThrow();
   });
 });
