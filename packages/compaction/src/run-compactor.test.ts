@@ -79,7 +79,16 @@ describe('runCompactor', () => {
         throw Object.create(null);
       },
     };
-    expect(await runCompactor(throwing, { path }, ctx)).toMatchObject({ meta: { compacted: false, error: 'the compactor odd threw: a thrown object that cannot be described' }, appended: [] });
+    expect(await runCompactor(throwing, { path }, ctx)).toMatchObject({ meta: { compacted: false, error: 'the compactor odd threw: {}' }, appended: [] });
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const throwingCycle: Compactor = {
+      name: 'odd',
+      maybeCompact: async () => {
+        throw cyclic;
+      },
+    };
+    expect((await runCompactor(throwingCycle, { path }, ctx)).meta).toMatchObject({ error: 'the compactor odd threw: a thrown object that cannot be described' });
   });
 
   it('discards a result that is not {acc, meta} as the contract says (a compactor written in JavaScript), and says what it got', async () => {

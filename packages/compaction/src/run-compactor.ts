@@ -76,10 +76,11 @@ function compactedShapeProblem(meta: Record<string, unknown>): string | null {
   return null;
 }
 
-/** A thrown value as text; never throws itself (a getter that throws, an object without a prototype). */
+/** A thrown value as text: an Error's message, an object's JSON; never throws itself (a getter that throws, a cycle). */
 function describeThrown(error: unknown): string {
   try {
-    return error instanceof Error ? String(error.message) : String(error);
+    if (error instanceof Error) return String(error.message);
+    return typeof error === 'object' && error !== null ? (JSON.stringify(error) ?? String(error)) : String(error);
   } catch {
     return `a thrown ${typeof error} that cannot be described`;
   }

@@ -27,6 +27,7 @@ describe('resolveDurableOptions', () => {
     expect(() => resolveDurableOptions({ model: {} as never }, 'serve')).toThrow(/serve: invalid options:[\s\S]*model/);
     expect(() => resolveDurableOptions({ model, name: 'not a name' }, 'serve')).toThrow(/name/);
     expect(() => resolveDurableOptions({ model, limits: { maxToolConcurrency: 0 } }, 'durableServices')).toThrow(/durableServices[\s\S]*maxToolConcurrency/);
+    expect(() => resolveDurableOptions({ model, limits: { approvalTimeoutMs: -1 } }, 'serve')).toThrow(/serve: invalid options:[\s\S]*at limits\.approvalTimeoutMs/);
     expect(() => resolveDurableOptions({ model, tools: [{ name: 'x' }] as never }, 'serve')).toThrow(/defineTool[\s\S]*at tools\[0\]/);
   });
 
@@ -35,5 +36,11 @@ describe('resolveDurableOptions', () => {
     expect(() => resolveDurableOptions({ model, limits: { maxRetries: 1.5 } }, 'serve')).toThrow(/serve: invalid options:[\s\S]*at limits\.maxRetries/);
     expect(() => resolveDurableOptions({ model, limits: { maxToolConcurency: 2 } as never }, 'serve')).toThrow(/maxToolConcurency/);
     expect(() => resolveDurableOptions({ model, limits: 'many' as never }, 'serve')).toThrow(DurableOptionsError);
+  });
+  it('lets an approval wait longer than a Node timer can: it is a durable sleep on Restate', () => {
+    const thirtyDays = 30 * 86_400_000;
+    expect(resolveDurableOptions({ model, limits: { approvalTimeoutMs: thirtyDays } }, 'serve').limits.approvalTimeoutMs).toBe(thirtyDays);
+    // The shell's own timers keep their bound.
+    expect(() => resolveDurableOptions({ model, limits: { toolTimeoutMs: thirtyDays } }, 'serve')).toThrow(/at limits\.toolTimeoutMs/);
   });
 });

@@ -67,13 +67,19 @@ export type ResolvedDurableOptions = Omit<z.output<typeof DurableAgentOptions>, 
 export function resolveDurableOptions(options: DurableAgentOptions, entryPoint: string): ResolvedDurableOptions {
   const parsed = DurableAgentOptions.safeParse(options);
   if (!parsed.success) throw new DurableOptionsError(`${entryPoint}: invalid options:\n${z.prettifyError(parsed.error)}`);
+  // The approval's wait is a durable sleep on Restate, not a Node timer: it may be longer than the
+  // shell lets a timer wait, so it is checked here, and the rest by the shell.
+  const { approvalTimeoutMs, ...shellLimits } = parsed.data.limits ?? {};
+  const approval = ms.optional().safeParse(approvalTimeoutMs);
+  if (!approval.success) throw new DurableOptionsError(`${entryPoint}: invalid options:\n${z.prettifyError(approval.error)}\n  → at limits.approvalTimeoutMs`);
   let limits: AgentLimits;
   try {
-    limits = resolveLimits(parsed.data.limits, entryPoint);
+    limits = resolveLimits(shellLimits, entryPoint);
   } catch (error) {
     if (!AgentOptionsError.isInstance(error)) throw error;
     throw new DurableOptionsError(error.message);
   }
+  if (approval.data !== undefined) limits = { ...limits, approvalTimeoutMs: approval.data };
   const resolved = { ...parsed.data, limits };
   try {
     resolved.compactor.validateOpts?.(resolved.compactorOptions, `${entryPoint} (compactorOptions)`);

@@ -1,10 +1,11 @@
-/**
- * A cheap structural check of a parsed line: the fields every reader of an entry relies on, by
- * kind. Full schema validation (zod) runs in strict mode; this runs on every line of every open,
- * so it touches only a few fields. Returns the first bad field and why, or undefined.
- */
 type ShapeProblem = { field: string; reason: string } | undefined;
 
+/**
+ * A cheap structural check of a parsed line: the fields every reader of an entry relies on, by
+ * kind, and for a message each part of its content. Full schema validation (zod) runs in strict
+ * mode; this runs on every line of every open, so it reads only those fields, no deeper. Returns
+ * the first bad field and why, or undefined.
+ */
 export function checkEntryShape(value: unknown): ShapeProblem {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { field: '(line)', reason: 'not a JSON object' };
   const e = value as Record<string, unknown>;

@@ -8,7 +8,7 @@ import { retryDelay } from '../model/retry-delay.js';
 import { abortable } from '../runtime/abortable.js';
 import type { PartialReplySink } from '../runtime/partial-reply.js';
 import { type WorkSignal, workSignal } from '../runtime/work-signal.js';
-import { toJson } from '../tools/tool-output.js';
+import { describeThrown } from '../describe-thrown.js';
 
 type Answer = TurnEventOf<'llm.done'> | TurnEventOf<'llm.failed'>;
 
@@ -65,15 +65,16 @@ async function attemptModel(effect: CallLlmEffect, shell: ModelCallContext, sign
     try {
       const done = await streamToEnd(() => model.stream(request), effect, shell, work);
       if (done) {
-        // The reply goes into the journal and the session as JSON: one JSON cannot hold (a BigInt
-        // or a cycle in a tool call's arguments) fails the call here, before anything is written.
-        const stored = toJson(done.message);
-        if (!stored.ok) return failed(effect, { kind: 'fatal', message: `the reply of ${model.id} holds ${stored.what.replace(/^a value holding /, '')}, which cannot be stored` });
         const at = now();
-        shell.publish({ type: 'llm.finished', callId: effect.id, stopReason: done.stopReason, usage: done.usage, at });
         const usage = done.usage ? { usage: done.usage } : {};
         const message = { ...done.message, model: done.message.model ?? model.id, stopReason: done.stopReason, ...usage };
-        return { type: 'llm.done', id: effect.id, at, message, stopReason: done.stopReason, ...usage };
+        const answer: Answer = { type: 'llm.done', id: effect.id, at, message, stopReason: done.stopReason, ...usage };
+        // The answer goes into the journal and the session as JSON: one JSON cannot hold (a BigInt
+        // or a cycle in a tool call's arguments or the usage) fails the call here, before anything is written.
+        const unstorable = jsonProblem(answer);
+        if (unstorable) return failed(effect, { kind: 'fatal', message: `the reply of ${model.id} cannot be stored as JSON: ${unstorable}` });
+        shell.publish({ type: 'llm.finished', callId: effect.id, stopReason: done.stopReason, usage: done.usage, at });
+        return answer;
       }
       if (signal.aborted) return failed(effect, toModelFailure(undefined, signal));
       return failed(effect, { kind: 'fatal', message: `the stream of ${model.id} ended without a final message` });
@@ -162,4 +163,14 @@ async function withinTime<T>(read: Promise<T>, attempt: WorkSignal, timeoutMs: n
 
 function failed(effect: CallLlmEffect, error: LlmFailure): Answer {
   return { type: 'llm.failed', id: effect.id, at: now(), error };
+}
+
+/** Why `value` cannot be written as JSON (what `JSON.stringify` says), or undefined when it can. */
+function jsonProblem(value: unknown): string | undefined {
+  try {
+    JSON.stringify(value);
+    return undefined;
+  } catch (error) {
+    return describeThrown(error);
+  }
 }

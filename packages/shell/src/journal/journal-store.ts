@@ -142,6 +142,6 @@ function placeProblem(path: string): string | undefined {
     return parent.isDirectory() ? undefined : `${folder} is not a folder`;
   } catch (error) {
     // A file stands where a folder of the path should be; anything else (no permission) the first write reports.
-    return (error as NodeJS.ErrnoException).code === 'ENOTDIR' ? `${folder} is not a folder` : undefined;
+    return (error as NodeJS.ErrnoException).code === 'ENOTDIR' ? `a file stands where a folder of ${folder} should be` : undefined;
   }
 }

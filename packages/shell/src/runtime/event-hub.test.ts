@@ -52,6 +52,24 @@ describe('createEventHub', () => {
     expect(heard).toEqual(['event 101', 'event 1', 'event 102', 'event 2']);
   });
 
+  it('reports another listener that throws only while a report is delivered', () => {
+    const reports: string[] = [];
+    const hub = createEventHub((error) => {
+      reports.push((error as Error).message);
+      hub.publish(event(100 + reports.length));
+    });
+    hub.subscribe(() => {
+      throw new Error('fails on everything');
+    });
+    hub.subscribe((e) => {
+      if (e.type === 'shell.error' && e.message === 'event 101') throw new Error('fails on the report');
+    });
+    hub.publish(event(1));
+    // The first listener's throw, then the second's on the report of it (event 101); the first
+    // listener's throws while its report, or the second's, is delivered are not reported again.
+    expect(reports).toEqual(['fails on everything', 'fails on the report']);
+  });
+
   it('refuses a listener that is not a function when it is subscribed, saying what it got', () => {
     const hub = createEventHub(() => undefined);
     expect(() => hub.subscribe(undefined as never)).toThrow(new TypeError('subscribe: the listener must be a function, got undefined'));

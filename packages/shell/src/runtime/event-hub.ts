@@ -10,23 +10,24 @@ export interface EventHub {
 }
 
 /**
- * `onListenerError` hears each listener's throw once (it may publish an event that says so). A
- * listener that throws again while that report is delivered is not reported in turn: one that
- * throws on every event would otherwise hear of its own failure, fail again, without end.
+ * `onListenerError` hears each listener's throw (it may publish an event that says so). A listener
+ * that throws again while its own throw is being reported is not reported in turn: one that throws
+ * on every event would otherwise hear of its own failure and fail again, without end. Another
+ * listener's throw meanwhile is reported as any other.
  */
 export function createEventHub(onListenerError: (error: unknown) => void): EventHub {
   const listeners = new Set<AgentListener>();
   const iterators = new Set<{ buffer: AgentEvent[]; wake: (() => void) | undefined }>();
   let closed = false;
-  let reporting = false;
+  const reporting = new Set<AgentListener>();
 
-  const report = (error: unknown) => {
-    if (reporting) return;
-    reporting = true;
+  const report = (listener: AgentListener, error: unknown) => {
+    if (reporting.has(listener)) return;
+    reporting.add(listener);
     try {
       onListenerError(error);
     } finally {
-      reporting = false;
+      reporting.delete(listener);
     }
   };
 
@@ -37,7 +38,7 @@ export function createEventHub(onListenerError: (error: unknown) => void): Event
         try {
           listener(event);
         } catch (error) {
-          report(error);
+          report(listener, error);
         }
       }
       for (const it of iterators) {

@@ -100,9 +100,14 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   const approvals = createApprovals(options.limits.approvalTimeoutMs);
   const waiters = createOutcomeWaiters();
   const journal = init.journal ? createJournalWriter(init.journal, init.header, init.nextSeq) : noJournal;
-  const inspection = createInspection(options.inspect, `tiller.turn:${init.header?.baseLeafId ?? session.leafId ?? 'root'}`, (error) =>
-    hub.publish({ type: 'shell.error', where: 'inspector', message: describeThrown(error), at: now() }),
-  );
+  // An inspector that fails while the agent is made (on the actor's report) fails before anyone
+  // could subscribe: that report waits for the first turn, as the log's warnings do.
+  const startupErrors: AgentEvent[] = [];
+  const inspection = createInspection(options.inspect, `tiller.turn:${init.header?.baseLeafId ?? session.leafId ?? 'root'}`, (error) => {
+    const event: AgentEvent = { type: 'shell.error', where: 'inspector', message: describeThrown(error), at: now() };
+    if (warned) hub.publish(event);
+    else startupErrors.push(event);
+  });
   const partial = createPartialReply();
   const claim = sessionClaim(session);
   // A resumed turn is running already: it holds the log from the start.
@@ -131,12 +136,16 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     },
   };
 
-  /** What opening the log skipped or changed, told once, before this agent's first turn goes on. */
+  /**
+   * What opening the log skipped or changed, and what failed while the agent was made, told once,
+   * before this agent's first turn goes on.
+   */
   const reportWarnings = () => {
     if (warned) return;
     warned = true;
     // A log of the host's own making may keep none.
     for (const warning of session.warnings ?? []) hub.publish({ type: 'session.warning', warning, at: now() });
+    for (const event of startupErrors.splice(0)) hub.publish(event);
   };
 
   /**

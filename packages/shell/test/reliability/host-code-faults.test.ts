@@ -72,6 +72,20 @@ describe('the inspector', () => {
     expect(await agent.prompt('second')).toMatchObject({ status: 'completed' });
     expect(shellErrors(events)[0]).toMatchObject({ where: 'inspector', message: 'inspector socket closed' });
   });
+
+  it('one that throws on the first report, while the agent is made, is told before the first turn goes on', async () => {
+    const agent = createAgent({
+      model: scriptedModel([{ text: 'one' }]),
+      inspect: () => {
+        throw new Error('no inspector at that address');
+      },
+    });
+    const events = recordEvents(agent);
+    expect(await agent.prompt('first')).toMatchObject({ status: 'completed' });
+    const reports = shellErrors(events);
+    expect(reports[0]).toMatchObject({ where: 'inspector', message: 'no inspector at that address' });
+    expect(events.indexOf(reports[0]!)).toBeLessThan(events.findIndex((e) => e.type === 'turn.started'));
+  });
 });
 
 describe('the tool policy', () => {
@@ -175,8 +189,8 @@ describe('model replies JSON cannot hold', () => {
   cycle.self = cycle;
 
   it.each([
-    ['a BigInt', { n: 10n }, /holds a BigInt, which cannot be stored/],
-    ['a cycle', cycle, /holds a circular object, which cannot be stored/],
+    ['a BigInt', { n: 10n }, /cannot be stored as JSON: Do not know how to serialize a BigInt/],
+    ['a cycle', cycle, /cannot be stored as JSON: Converting circular structure to JSON/],
   ])('tool call arguments holding %s fail the turn before anything is written; the agent answers the next prompt', async (_, args, reason) => {
     file = await fileSession();
     const { echo, calls } = recordingTools();
@@ -187,6 +201,25 @@ describe('model replies JSON cannot hold', () => {
     expect(calls).toEqual([]);
     expect(await agent.prompt('again')).toMatchObject({ status: 'completed' });
     expect(await sessionProblems(agent, { file, unansweredPrompts: 1 })).toEqual([]);
+  });
+});
+
+describe('model usage JSON cannot hold', () => {
+  it('a BigInt in the usage fails the turn the same way, with a journal on a file', async () => {
+    file = await fileSession();
+    const { echo } = recordingTools();
+    const usage = { input: 1n, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2 };
+    const model: TillerModel = {
+      id: 'test/odd-usage',
+      async *stream(): AsyncGenerator<ModelStreamPart> {
+        const message: AssistantMessage = { role: 'assistant', content: [{ type: 'text', text: 'an answer' }], stopReason: 'stop' };
+        yield { type: 'done', message, stopReason: 'stop', usage: usage as never };
+      },
+    };
+    const agent = createAgent({ model, tools: [echo], session: file.session, journal: fileJournal(`${file.path}.journal`) });
+    const outcome = await agent.prompt('go');
+    expect(outcome).toMatchObject({ status: 'failed' });
+    expect(JSON.stringify(outcome)).toMatch(/cannot be stored as JSON: Do not know how to serialize a BigInt/);
   });
 });
 
@@ -235,7 +268,7 @@ describe('a journal file where none can be written', () => {
     const folder = dirname(session.path);
     expect(() => fileJournal(join(folder, 'no-such-folder', 'x.journal.jsonl'))).toThrow(new AgentOptionsError(`fileJournal(${join(folder, 'no-such-folder', 'x.journal.jsonl')}): the folder ${join(folder, 'no-such-folder')} does not exist; create it first`));
     expect(() => fileJournal(folder)).toThrow(/that is a folder; give the path of a file in it/);
-    expect(() => fileJournal(join(session.path, 'x.journal.jsonl'))).toThrow(`${session.path} is not a folder`);
+    expect(() => fileJournal(join(session.path, 'x.journal.jsonl'))).toThrow(`a file stands where a folder of ${session.path} should be`);
     expect(() => fileJournal(join(folder, 'new.journal.jsonl'))).not.toThrow();
   });
 });
