@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AgentBrokenError, AgentBusyError, AgentOptionsError, ApprovalError, createAgent, defineTool, InvalidMessageError, type AgentEvent } from '../src/index.js';
 import { scriptedModel } from '@tiller/testing';
-import { nextEvent, recordEvents, recordingTools } from './helpers.js';
+import { FaultyStore, nextEvent, recordEvents, recordingTools } from './helpers.js';
 
 const roles = (messages: readonly Message[]) => messages.map((m) => m.role);
 
@@ -513,14 +513,7 @@ describe('when the session log refuses entries', () => {
   });
 
   it('does not report the last outcome as completed once the agent broke', async () => {
-    class FailingStore extends MemoryStore {
-      failing = false;
-      override async append(entries: readonly Entry[]) {
-        if (this.failing) throw new Error('disk full');
-        return super.append(entries);
-      }
-    }
-    const store = new FailingStore();
+    const store = new FaultyStore(new Error('disk full'));
     const agent = createAgent({ model: scriptedModel([{ text: 'one' }, { text: 'two' }]), session: createSessionLog(store) });
     expect(await agent.prompt('first')).toMatchObject({ status: 'completed' });
     store.failing = true;

@@ -1,3 +1,5 @@
+import type { Entry } from '@tiller/core';
+import { MemoryStore } from '@tiller/session';
 import { z } from 'zod';
 import { defineTool } from '../src/index.js';
 import type { AgentEvent } from '../src/index.js';
@@ -51,4 +53,16 @@ export function nextEvent<T extends AgentEvent['type']>(agent: Agent, type: T): 
       }
     });
   });
+}
+
+/** A memory store whose appends fail, once `failing` is set, with `fault` thrown as it is (an Error, null, anything). */
+export class FaultyStore extends MemoryStore {
+  failing = false;
+  constructor(private readonly fault: unknown) {
+    super();
+  }
+  override async append(entries: readonly Entry[]): Promise<void> {
+    if (this.failing) throw this.fault;
+    return super.append(entries);
+  }
 }

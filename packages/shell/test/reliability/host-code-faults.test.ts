@@ -1,12 +1,12 @@
 import { dirname, join } from 'node:path';
 import type { Compactor } from '@tiller/compaction';
-import type { AssistantMessage, Entry, ModelStreamPart, TillerModel, ToolResultMessage } from '@tiller/core';
-import { createSessionLog, MemoryStore } from '@tiller/session';
+import type { AssistantMessage, ModelStreamPart, TillerModel, ToolResultMessage } from '@tiller/core';
+import { createSessionLog } from '@tiller/session';
 import { scriptedModel } from '@tiller/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AgentBrokenError, AgentOptionsError, createAgent, defineTool, fileJournal, memoryJournal, ToolDefinitionError, type AgentEvent } from '../../src/index.js';
-import { recordEvents, recordingTools } from '../helpers.js';
+import { FaultyStore, recordEvents, recordingTools } from '../helpers.js';
 import { fileSession, sessionProblems, type FileSession } from './fault-helpers.js';
 
 // Code the host hands the agent that goes wrong in ways an Error-throwing test does not reach:
@@ -130,14 +130,7 @@ describe('tool input schemas', () => {
 
 describe('stores and journals that throw what is not an Error', () => {
   it('a session store that rejects with null stops the agent as an Error would: every caller hears AgentBrokenError, nothing waits forever', async () => {
-    class NullStore extends MemoryStore {
-      failing = false;
-      override async append(entries: readonly Entry[]) {
-        if (this.failing) return Promise.reject(null);
-        return super.append(entries);
-      }
-    }
-    const store = new NullStore();
+    const store = new FaultyStore(null);
     const agent = createAgent({ model: scriptedModel([{ text: 'one' }, { text: 'two' }]), session: createSessionLog(store) });
     expect(await agent.prompt('first')).toMatchObject({ status: 'completed' });
     store.failing = true;
