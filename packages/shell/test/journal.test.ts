@@ -90,6 +90,8 @@ describe('the journal', () => {
     expect(lines[0]).toMatchObject({ type: 'header', version: JOURNAL_VERSION });
     expect(replayJournal(lines).divergence).toBeNull();
     expect(() => parseJournalLines(`${text}{"type":"input","seq":"x"}\n{}\n`, 'chat.journal.jsonl')).toThrow(/chat\.journal\.jsonl:\d+: not a journal line/);
+    // A byte-order mark an editor put in front of the first line is not a torn line.
+    expect(parseJournal(`\uFEFF${text}`)).toEqual({ lines, torn: [] });
     // A torn last line (a crash mid-write) is left out, and reported.
     const torn = parseJournal(`${text}{"type":"inp`);
     expect(torn.lines).toHaveLength(lines.length);

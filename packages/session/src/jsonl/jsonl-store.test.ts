@@ -210,6 +210,20 @@ describe('JsonlStore: damaged files', () => {
   });
 });
 
+describe('JsonlStore: a file an editor saved with a byte-order mark', () => {
+  it('opens it with every entry, appends after them, and the next open has them all', async () => {
+    const text = await writeSession(chain(2));
+    await writeFile(file, `\uFEFF${text}`);
+    const store = await JsonlStore.open(file);
+    expect(store.warnings).toEqual([]);
+    expect(store.entries).toEqual(chain(2));
+    await store.append([userEntry('e2', 'e1', 'after the mark')]);
+    await store.close();
+    const again = await JsonlStore.open(file, { readOnly: true });
+    expect(again.entries.map((e) => e.id)).toEqual(['e0', 'e1', 'e2']);
+  });
+});
+
 describe('JsonlStore: opening in one pass', () => {
   it('reads lines with non-ASCII text, and cuts off a torn line that ends inside a character by its exact bytes', async () => {
     const entries = [userEntry('e0', null, 'naïve café: 文件を読む 🚀'), assistantEntry('e1', 'e0', 'Ελληνικά, русский, 한국어')];

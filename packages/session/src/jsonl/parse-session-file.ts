@@ -1,4 +1,5 @@
 import { Entry } from '@tiller/core';
+import { withoutByteOrderMark } from '../byte-order-mark.js';
 import { SessionFileError } from '../errors.js';
 import { readWarning, type ReadWarning } from '../read-warning.js';
 import { checkEntryShape } from './check-entry-shape.js';
@@ -168,8 +169,9 @@ function lastLineWins(body: BodyReader): TreeBuilder {
   return tree;
 }
 
-export function parseHeader(text: string, file: string, onlyLine: boolean): SessionFileHeader {
+export function parseHeader(line: string, file: string, onlyLine: boolean): SessionFileHeader {
   const at = (field: string) => ({ file, line: 1, field });
+  const text = withoutByteOrderMark(line);
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -101,6 +101,14 @@ describe('resumeContext', () => {
     expect(old).toMatchObject({ read: 'full', leafId: 'a', context: [{ role: 'user', content: 'hi' }] });
   });
 
+  it('reads a file that starts with a byte-order mark as a full open does', async () => {
+    const file = await writeSession(chain(3));
+    await writeFile(file, `\uFEFF${await readFile(file, 'utf8')}`);
+    const resumed = await resumeContext(file);
+    expect(resumed).toMatchObject({ read: 'tail', leafId: 'e2', warnings: [] });
+    expect(resumed.context).toEqual(createSessionLog(await JsonlStore.open(file, { readOnly: true })).context());
+  });
+
   it('reads ids with escapes in them', async () => {
     const file = await writeSession([userEntry('a "quoted" \\ id', null), userEntry('b\u00e9', 'a "quoted" \\ id')]);
     const resumed = await resumeContext(file);

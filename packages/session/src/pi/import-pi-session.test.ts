@@ -132,6 +132,13 @@ describe('importPiSession: bad input', () => {
       message: { role: 'user', content: text, timestamp: 1 },
     });
 
+  it('reads a file that starts with a byte-order mark as the same file without it', () => {
+    const text = `${header}\n${user('a', null)}\n`;
+    const marked = importPiSession(`\uFEFF${text}`);
+    expect(marked.warnings).toEqual([]);
+    expect(marked).toEqual(importPiSession(text));
+  });
+
   it('needs a session header', () => {
     expect(() => importPiSession(user('a', null), { source: 'x.jsonl' })).toThrow(/x\.jsonl:1, field type: a pi session starts with/);
   });

@@ -1,4 +1,5 @@
 import { Entry, FileLists } from '@tiller/core';
+import { withoutByteOrderMark } from '../byte-order-mark.js';
 import { CustomTypes, isReservedCustomType } from '../custom-types.js';
 import { z } from 'zod';
 import { checkOptions } from '../check-options.js';
@@ -58,7 +59,7 @@ export function importPiSession(text: string, options: ImportPiOptions = {}): Pi
   const file = checkOptions('importPiSession', ImportPiOptionsSchema, options).source ?? 'pi session';
   if (typeof text !== 'string') throw new SessionOptionsError('importPiSession', 'text', `expected the text of a pi session file, got ${typeof text}`);
   const warnings: ReadWarning[] = [];
-  const lines = text.split('\n');
+  const lines = withoutByteOrderMark(text).split('\n');
   const parsed: { line: number; value: PiRecord }[] = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;

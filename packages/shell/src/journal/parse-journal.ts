@@ -29,7 +29,9 @@ export function parseJournal(text: string, source = 'journal'): ParsedJournal {
   const torn: TornLine[] = [];
   /** Outcomes of `tool.finished` lines of the current segment, by batch and call. */
   let finished = new Map<string, unknown>();
-  for (const [i, raw] of text.split('\n').entries()) {
+  // A byte-order mark an editor saved in front of the header would make it read as a torn line.
+  const unmarked = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  for (const [i, raw] of unmarked.split('\n').entries()) {
     if (raw.trim() === '') continue;
     let value: unknown;
     try {
