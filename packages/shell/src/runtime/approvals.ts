@@ -76,6 +76,14 @@ class ParkedApprovals implements Approvals {
     }
     const parkedBatch = this.#batch(asked.id);
     if (parkedBatch.sent) throw new ApprovalError(`agent.approve: the decisions for batch "${asked.id}" were already given`);
+    // A decision is final: two approvers, or a button pressed twice, must not flip a call
+    // another already decided while the rest of the batch waits.
+    checked.forEach((decision, i) => {
+      const earlier = parkedBatch.decided.get(decision.toolCallId);
+      if (earlier) throw new ApprovalError(`agent.approve: tool call "${decision.toolCallId}" is already decided (${earlier.decision}); a decision cannot be changed`);
+      const twin = checked.findIndex((other) => other.toolCallId === decision.toolCallId);
+      if (twin !== i) throw new ApprovalError(`agent.approve: tool call "${decision.toolCallId}" is decided twice in one call (decisions ${twin} and ${i})`);
+    });
     for (const decision of checked) parkedBatch.decided.set(decision.toolCallId, decision);
     sendIfComplete(parkedBatch, asked.toolCallIds);
   }

@@ -5,12 +5,12 @@ import { createSessionLog } from '@tiller/session';
 import { scriptedModel } from '@tiller/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AgentBrokenError, AgentOptionsError, createAgent, defineTool, fileJournal, memoryJournal, ToolDefinitionError, type AgentEvent } from '../../src/index.js';
-import { FaultyStore, recordEvents, recordingTools } from '../helpers.js';
+import { AgentBrokenError, AgentOptionsError, ApprovalError, createAgent, defineTool, fileJournal, memoryJournal, ToolDefinitionError, type AgentEvent } from '../../src/index.js';
+import { FaultyStore, nextEvent, recordEvents, recordingTools } from '../helpers.js';
 import { fileSession, sessionProblems, type FileSession } from './fault-helpers.js';
 
 // Code the host hands the agent that goes wrong in ways an Error-throwing test does not reach:
-// listeners, inspectors, policies, stores, compactors and tool schemas that throw on every call or
+// listeners, inspectors, policies, approvals, stores, compactors and tool schemas that throw on every call or
 // throw what is not an Error, and model replies JSON cannot hold. Each through a real agent: the
 // turn ends as documented, the host process keeps going, and the agent answers the next prompt
 // (or, when the log itself failed, says it stopped). One row each in docs/reliability.md.
@@ -103,6 +103,27 @@ describe('the tool policy', () => {
     expect(calls).toEqual([]);
     const result = model.requests[1]!.messages.find((m): m is ToolResultMessage => m.role === 'toolResult')!;
     expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'The call to "echo" was denied: the policy failed: null' }] });
+  });
+});
+
+describe('approve', () => {
+  it('a second decision for a call already decided, or two for one call in one list, throws ApprovalError and changes nothing', async () => {
+    const { echo, calls } = recordingTools();
+    const model = scriptedModel([{ toolCalls: [{ id: 'a', name: 'echo', args: { text: 'one' } }, { id: 'b', name: 'echo', args: { text: 'two' } }] }, { text: 'done' }]);
+    const agent = createAgent({ model, tools: [echo], policy: () => ({ decision: 'ask' }) });
+    const done = agent.prompt('go');
+    await nextEvent(agent, 'approval.requested');
+    agent.approve({ toolCallId: 'a', decision: 'allow' });
+    expect(() => agent.approve({ toolCallId: 'a', decision: 'deny', rationale: 'changed my mind' })).toThrow(
+      new ApprovalError('agent.approve: tool call "a" is already decided (allow); a decision cannot be changed'),
+    );
+    expect(() => agent.approve([{ toolCallId: 'b', decision: 'allow' }, { toolCallId: 'b', decision: 'deny', rationale: 'no' }])).toThrow(
+      new ApprovalError('agent.approve: tool call "b" is decided twice in one call (decisions 0 and 1)'),
+    );
+    expect(agent.pendingApprovals().map((c) => c.id)).toEqual(['b']);
+    agent.approve({ toolCallId: 'b', decision: 'allow' });
+    expect(await done).toMatchObject({ status: 'completed' });
+    expect(calls.map((c) => c.toolCallId)).toEqual(['a', 'b']);
   });
 });
 
