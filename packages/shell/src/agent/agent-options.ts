@@ -33,6 +33,11 @@ export const AgentLimits = z.strictObject({
   firstTokenTimeoutMs: timeLimitMs.default(180_000),
   /** A model stream that goes quiet this long between two parts fails as transient and is retried. */
   streamIdleTimeoutMs: timeLimitMs.default(120_000),
+  /**
+   * One append to the session store or the journal (or the journal's close) that has not settled
+   * this long stops the agent (`AgentBrokenError`): whether it was written is not known.
+   */
+  writeTimeoutMs: timeLimitMs.default(60_000),
 });
 export type AgentLimits = z.output<typeof AgentLimits>;
 

@@ -172,7 +172,12 @@ export class HostAgent implements Agent {
   }
 
   async close(): Promise<void> {
-    await this.abort('the agent was closed');
+    try {
+      await this.abort('the agent was closed');
+    } catch (error) {
+      // A stopped agent's abort only says that it stopped; what it holds is released all the same.
+      if (!this.#runtime.brokenBy()) throw error;
+    }
     await this.#runtime.close();
   }
 }

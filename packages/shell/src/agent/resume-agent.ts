@@ -10,6 +10,7 @@ import { AgentOptionsError } from '../errors/agent-options-error.js';
 import { createTurnRuntime } from '../runtime/turn-runtime.js';
 import { resolveAgentOptions, type AgentOptions } from './agent-options.js';
 import { createAgent, HostAgent, type Agent } from './create-agent.js';
+import { withinWriteLimit } from '../runtime/write-limit.js';
 
 /** Same options as `createAgent`; the session and its journal are required: they are what is resumed. */
 export type ResumeOptions = AgentOptions &
@@ -59,7 +60,7 @@ export async function resumeAgent({ listener, ...options }: ResumeOptions): Prom
   const entries = snapshot.context.entries;
   const lost = entries.slice(replay.header.baseSize).filter((entry) => !session.has(entry.id));
   if (snapshot.context.turn || lost.length > 0) refuseJournalBehind(entries.toArray(), session, replay.header, source);
-  if (lost.length > 0) await session.append(lost);
+  if (lost.length > 0) await withinWriteLimit(session.append(lost), resolved.limits.writeTimeoutMs, "the session store's append");
   // No turn was running: nothing to carry on, and a new segment keeps the next resume short.
   if (!snapshot.context.turn) return fresh();
 

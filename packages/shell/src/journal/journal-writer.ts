@@ -1,6 +1,7 @@
 import type { Effect, ToolCallPart, ToolOutcome, TurnEvent } from '@tiller/core';
 import { now } from '../clock.js';
 import { effectDigest, effectsHash } from '@tiller/core';
+import { withinWriteLimit } from '../runtime/write-limit.js';
 import type { JournalHeader } from './journal-format.js';
 import type { JournalStore } from './journal-store.js';
 
@@ -28,17 +29,21 @@ export const noJournal: JournalWriter = {
   close: async () => undefined,
 };
 
-/** `header` is null when the segment exists already (a resumed agent continues it at `nextSeq`). */
-export function createJournalWriter(store: JournalStore, header: JournalHeader | null, nextSeq: number): JournalWriter {
+/**
+ * `header` is null when the segment exists already (a resumed agent continues it at `nextSeq`).
+ * Each append, and the close, that has not settled within `writeTimeoutMs` rejects.
+ */
+export function createJournalWriter(store: JournalStore, header: JournalHeader | null, nextSeq: number, writeTimeoutMs: number): JournalWriter {
   let pendingHeader = header;
   let seq = nextSeq;
+  const append = (line: Parameters<JournalStore['append']>[0]) => withinWriteLimit(store.append(line), writeTimeoutMs, "the journal's append");
   const write = async (line: Parameters<JournalStore['append']>[0]) => {
     if (pendingHeader) {
       const first = pendingHeader;
       pendingHeader = null;
-      await store.append(first);
+      await append(first);
     }
-    await store.append(line);
+    await append(line);
   };
   return {
     input: (input, effects) => write({ type: 'input', seq: seq++, input, effects: effects.map(effectDigest), hash: effectsHash(effects) }),
@@ -50,7 +55,7 @@ export function createJournalWriter(store: JournalStore, header: JournalHeader |
       seq = 0;
     },
     close: async () => {
-      await store.close?.();
+      if (store.close) await withinWriteLimit(store.close(), writeTimeoutMs, "the journal's close");
     },
   };
 }

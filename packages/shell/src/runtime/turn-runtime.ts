@@ -99,7 +99,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   const meter = new ContextMeter(snapshot.context.entries, options.systemPrompt, toolSpecs);
   const approvals = createApprovals(options.limits.approvalTimeoutMs);
   const waiters = createOutcomeWaiters();
-  const journal = init.journal ? createJournalWriter(init.journal, init.header, init.nextSeq) : noJournal;
+  const journal = init.journal ? createJournalWriter(init.journal, init.header, init.nextSeq, options.limits.writeTimeoutMs) : noJournal;
   // An inspector that fails while the agent is made (on the actor's report) fails before anyone
   // could subscribe: that report waits for the first turn, as the log's warnings do.
   const startupErrors: AgentEvent[] = [];

@@ -173,6 +173,61 @@ describe('stores and journals that throw what is not an Error', () => {
   });
 });
 
+describe('stores and journals that never answer', () => {
+  const never = () => new Promise<never>(() => undefined);
+
+  it('a journal whose append never settles: after limits.writeTimeoutMs every caller hears AgentBrokenError, and abort and close settle', async () => {
+    const journal = memoryJournal();
+    let hanging = false;
+    const append = journal.append.bind(journal);
+    journal.append = (lines) => (hanging ? never() : append(lines));
+    const agent = createAgent({ model: scriptedModel([{ text: 'one' }, { text: 'two' }]), journal, limits: { writeTimeoutMs: 50 } });
+    expect(await agent.prompt('first')).toMatchObject({ status: 'completed' });
+    hanging = true;
+    const second = agent.prompt('second');
+    const aborted = agent.abort('the host gave up');
+    await expect(second).rejects.toThrow(new AgentBrokenError("the agent stopped: the journal's append did not settle within 50 ms (limits.writeTimeoutMs); whether it was written is not known"));
+    await expect(aborted).rejects.toThrow(AgentBrokenError);
+    await expect(agent.prompt('third')).rejects.toThrow(AgentBrokenError);
+    await agent.close();
+  });
+
+  it('a session store whose append never settles: the same', async () => {
+    const store = new FaultyStore(null);
+    const agent = createAgent({ model: scriptedModel([{ text: 'one' }, { text: 'two' }]), session: createSessionLog(store), limits: { writeTimeoutMs: 50 } });
+    expect(await agent.prompt('first')).toMatchObject({ status: 'completed' });
+    store.append = never;
+    await expect(agent.prompt('second')).rejects.toThrow(/the agent stopped: the session store's append did not settle within 50 ms \(limits\.writeTimeoutMs\)/);
+    await expect(agent.idle()).rejects.toThrow(AgentBrokenError);
+    await agent.close();
+  });
+
+  it('a journal whose close never settles: close() rejects saying so after the limit', async () => {
+    const journal = memoryJournal();
+    journal.close = never;
+    const agent = createAgent({ model: scriptedModel([{ text: 'one' }]), journal, limits: { writeTimeoutMs: 50 } });
+    expect(await agent.prompt('first')).toMatchObject({ status: 'completed' });
+    await expect(agent.close()).rejects.toThrow("the journal's close did not settle within 50 ms (limits.writeTimeoutMs)");
+  });
+});
+
+describe('closing an agent that stopped', () => {
+  it('resolves and closes its journal, after a store failure left a turn unfinished', async () => {
+    const store = new FaultyStore(new Error('disk full'));
+    const journal = memoryJournal();
+    let journalClosed = false;
+    journal.close = async () => {
+      journalClosed = true;
+    };
+    const agent = createAgent({ model: scriptedModel([{ text: 'one' }, { text: 'two' }]), session: createSessionLog(store), journal });
+    expect(await agent.prompt('first')).toMatchObject({ status: 'completed' });
+    store.failing = true;
+    await expect(agent.prompt('second')).rejects.toThrow('the agent stopped: disk full');
+    await agent.close();
+    expect(journalClosed).toBe(true);
+  });
+});
+
 describe('compactors', () => {
   it('one that says it compacted but lists nothing it dropped: the result is discarded, the host told, and every turn still completes', async () => {
     const sloppy: Compactor = { name: 'sloppy', maybeCompact: async (acc) => ({ acc, meta: { compacted: true, appended: [] } as never }) };
