@@ -47,10 +47,12 @@ describe('runCompactor', () => {
     expect(seen).toEqual(['first 1', 'second']);
   });
 
-  it('turns a compactor that throws into a meta that says so, and compacts nothing', async () => {
+  it('turns a compactor that throws into a breach of its contract and a meta that say so, and compacts nothing', async () => {
+    // The contract: a failed compaction is reported in the meta, never thrown. A throw is a bug the host must hear of.
     const throws: Compactor = { name: 'brittle', maybeCompact: async () => Promise.reject(new Error('out of memory')) };
     const run = await runCompactor(throws, { path: pathOf(...toolLoop(2)) }, ctx);
-    expect(run).toEqual({ meta: { compacted: false, error: 'the compactor brittle threw: out of memory' }, appended: [], ledger: undefined, breach: undefined });
+    const breach = 'the compactor brittle threw: out of memory; it compacted nothing';
+    expect(run).toEqual({ meta: { compacted: false, error: breach }, appended: [], ledger: undefined, breach });
   });
 
   it('discards the result of a compactor that changed the path it was given, and says how', async () => {
@@ -79,7 +81,7 @@ describe('runCompactor', () => {
         throw Object.create(null);
       },
     };
-    expect(await runCompactor(throwing, { path }, ctx)).toMatchObject({ meta: { compacted: false, error: 'the compactor odd threw: {}' }, appended: [] });
+    expect(await runCompactor(throwing, { path }, ctx)).toMatchObject({ meta: { compacted: false, error: 'the compactor odd threw: {}; it compacted nothing' }, appended: [] });
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     const throwingCycle: Compactor = {
@@ -88,7 +90,7 @@ describe('runCompactor', () => {
         throw cyclic;
       },
     };
-    expect((await runCompactor(throwingCycle, { path }, ctx)).meta).toMatchObject({ error: 'the compactor odd threw: a thrown object that cannot be described' });
+    expect((await runCompactor(throwingCycle, { path }, ctx)).meta).toMatchObject({ error: 'the compactor odd threw: a thrown object that cannot be described; it compacted nothing' });
   });
 
   it('discards a result that is not {acc, meta} as the contract says (a compactor written in JavaScript), and says what it got', async () => {

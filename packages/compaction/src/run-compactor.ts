@@ -21,16 +21,18 @@ export interface RunCompactorOptions<Opts> {
 
 /**
  * Runs a compactor at a boundary and holds it to its contract: a compactor that throws compacts
- * nothing (the error is in the meta); one whose path is not the old path plus exactly the entries
- * it reports appended has its result discarded (`breach` says why); the `afterCompact` hooks run,
- * in order, when entries left the context.
+ * nothing, and one whose path is not the old path plus exactly the entries it reports appended has
+ * its result discarded; either way `breach` and the meta's error say what happened. The
+ * `afterCompact` hooks run, in order, when entries left the context.
  */
 export async function runCompactor<Opts>(compactor: Compactor<Opts>, acc: CompactionAcc, ctx: CompactionContext, options: RunCompactorOptions<Opts> = {}): Promise<CompactorRun> {
   let outcome;
   try {
     outcome = await compactor.maybeCompact(acc, ctx, options.opts);
   } catch (error) {
-    return unchanged({ compacted: false, error: `the compactor ${compactor.name} threw: ${describeThrown(error)}` });
+    // A failed compaction is the compactor's to report in its meta; a throw is a bug the host must hear of.
+    const breach = `the compactor ${compactor.name} threw: ${describeThrown(error)}; it compacted nothing`;
+    return { ...unchanged({ compacted: false, error: breach }), breach };
   }
   const problem = shapeProblem(outcome) ?? appendOnlyProblem(acc.path, outcome.acc.path, outcome.meta.appended);
   if (problem) {

@@ -120,11 +120,13 @@ describe('compaction through the shell', () => {
     expect(events.find((e) => e.type === 'shell.error')).toMatchObject({ where: 'compaction', message: expect.stringMatching(/the compactor loose broke its contract: meta\.appended is not an array/) });
   });
 
-  it('reports a compactor that throws as a failed compaction and goes on', async () => {
+  it('reports a compactor that throws as a failed compaction and a breach of its contract, and goes on', async () => {
     const throwing: Compactor<unknown> = { name: 'throwing', maybeCompact: async () => { throw new Error('no summarizer'); } };
     const agent = createAgent({ model: scriptedModel([{ text: 'fine' }]), compactor: throwing });
     const events = recordEvents(agent);
     expect(await agent.prompt('hi')).toMatchObject({ status: 'completed' });
-    expect(events.find((e) => e.type === 'compaction.finished')).toMatchObject({ meta: { compacted: false, error: 'the compactor throwing threw: no summarizer' } });
+    const message = 'the compactor throwing threw: no summarizer; it compacted nothing';
+    expect(events.find((e) => e.type === 'compaction.finished')).toMatchObject({ meta: { compacted: false, error: message } });
+    expect(events.filter((e) => e.type === 'shell.error')).toMatchObject([{ where: 'compaction', message }]);
   });
 });
