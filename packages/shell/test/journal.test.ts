@@ -184,6 +184,18 @@ describe('the journal', () => {
     expect(parsed.torn.map((t) => t.line)).toEqual([5]);
     expect(parsed.lines.filter((l) => l.type === 'header')).toHaveLength(2);
     expect(replayJournal(parsed.lines, { session }).divergence).toBeNull();
+    // A listener that throws on that report does not stop the resume (before: resumeAgent threw its error).
+    await appendFile(path, '\n{"type":"input","seq":9,"inp');
+    const again = await resumeAgent({
+      model: scriptedModel([{ text: 'three' }]),
+      session,
+      journal: fileJournal(path),
+      listener: () => {
+        throw new Error('the log view is not mounted');
+      },
+    });
+    expect(await again.prompt('third')).toMatchObject({ status: 'completed' });
+    await again.close();
   });
 
   it('finds a replay that differs in content only, in any segment', async () => {

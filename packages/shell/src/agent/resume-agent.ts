@@ -10,6 +10,7 @@ import { AgentOptionsError } from '../errors/agent-options-error.js';
 import { createTurnRuntime } from '../runtime/turn-runtime.js';
 import { resolveAgentOptions, type AgentOptions } from './agent-options.js';
 import { createAgent, HostAgent, type Agent } from './create-agent.js';
+import { createEventHub, listenerFailure } from '../runtime/event-hub.js';
 import { withinWriteLimit } from '../runtime/write-limit.js';
 
 /** Same options as `createAgent`; the session and its journal are required: they are what is resumed. */
@@ -33,8 +34,11 @@ export async function resumeAgent({ listener, ...options }: ResumeOptions): Prom
   const { session, journal } = resolved;
   if (!session || !journal) throw new AgentOptionsError('resumeAgent: invalid options:\n✖ session and journal are required to resume');
   const lines = await journal.read();
+  // Told before any agent exists, so through a hub of its own: a listener that fails is handled as an agent's would be.
+  const early = createEventHub(listenerFailure);
+  if (listener) early.subscribe(listener);
   for (const { line, text } of journal.torn ?? []) {
-    listener?.({ type: 'shell.error', where: 'journal', message: `journal line ${line} was torn by a crash mid-write and is left out: ${JSON.stringify(text)}`, at: now() });
+    early.publish({ type: 'shell.error', where: 'journal', message: `journal line ${line} was torn by a crash mid-write and is left out: ${JSON.stringify(text)}`, at: now() });
   }
   const fresh = () => {
     const agent = createAgent(options);

@@ -6,7 +6,7 @@ const event = (n: number): AgentEvent => ({ type: 'shell.error', where: 'test', 
 
 describe('createEventHub', () => {
   it('delivers to listeners and iterators while they are there, and to nobody after', async () => {
-    const hub = createEventHub(() => undefined);
+    const hub = createEventHub(() => event(0));
     const heard: AgentEvent[] = [];
     const unsubscribe = hub.subscribe((e) => heard.push(e));
     hub.publish(event(1));
@@ -21,7 +21,7 @@ describe('createEventHub', () => {
   });
 
   it('delivers an event to the listeners there when it was published, even if one of them changes the list', () => {
-    const hub = createEventHub(() => undefined);
+    const hub = createEventHub(() => event(0));
     const heard: string[] = [];
     const second = () => heard.push('second');
     hub.subscribe(() => {
@@ -38,7 +38,7 @@ describe('createEventHub', () => {
     const reports: unknown[] = [];
     const hub = createEventHub((error) => {
       reports.push(error);
-      hub.publish(event(100 + reports.length));
+      return event(100 + reports.length);
     });
     const heard: string[] = [];
     hub.subscribe(() => {
@@ -56,7 +56,7 @@ describe('createEventHub', () => {
     const reports: string[] = [];
     const hub = createEventHub((error) => {
       reports.push((error as Error).message);
-      hub.publish(event(100 + reports.length));
+      return event(100 + reports.length);
     });
     hub.subscribe(() => {
       throw new Error('fails on everything');
@@ -70,8 +70,49 @@ describe('createEventHub', () => {
     expect(reports).toEqual(['fails on everything', 'fails on the report']);
   });
 
+  it('reports two listeners that throw on every event without end: neither failure is reported again on news that descends from it', () => {
+    const reports: string[] = [];
+    const hub = createEventHub((error) => {
+      reports.push((error as Error).message);
+      return event(100 + reports.length);
+    });
+    hub.subscribe(() => {
+      throw new Error('first');
+    });
+    hub.subscribe(() => {
+      throw new Error('second');
+    });
+    hub.publish(event(1));
+    // The first fails on event 1 (report 101), the second on 101 (102); on 102, which descends from
+    // both failures, neither is reported. Then the second fails on event 1 (103), the first on 103 (104).
+    expect(reports).toEqual(['first', 'second', 'second', 'first']);
+  });
+
+  it('reports an async listener whose promise rejects, once per event, and lets no rejection go unhandled', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const reports: string[] = [];
+      const hub = createEventHub((error) => {
+        reports.push((error as Error).message);
+        return event(100 + reports.length);
+      });
+      hub.subscribe(async () => {
+        throw new Error('webhook is down');
+      });
+      hub.publish(event(1));
+      hub.publish(event(2));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(reports).toEqual(['webhook is down', 'webhook is down']);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('refuses a listener that is not a function when it is subscribed, saying what it got', () => {
-    const hub = createEventHub(() => undefined);
+    const hub = createEventHub(() => event(0));
     expect(() => hub.subscribe(undefined as never)).toThrow(new TypeError('subscribe: the listener must be a function, got undefined'));
     expect(() => hub.subscribe(null as never)).toThrow('got null');
     expect(() => hub.subscribe({} as never)).toThrow('got object');

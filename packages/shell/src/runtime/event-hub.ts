@@ -1,6 +1,9 @@
 import type { AgentEvent, AgentListener } from '../agent/agent-event.js';
+import { now } from '../clock.js';
+import { describeThrown } from '../describe-thrown.js';
+import { fireAndReport } from './fire-and-report.js';
 
-/** Fans events out to listeners and to async iterators; a listener that throws does not stop the turn. */
+/** Fans events out to listeners and to async iterators; a listener that fails does not stop the turn. */
 export interface EventHub {
   publish(event: AgentEvent): void;
   subscribe(listener: AgentListener): () => void;
@@ -10,42 +13,38 @@ export interface EventHub {
 }
 
 /**
- * `onListenerError` hears each listener's throw (it may publish an event that says so). A listener
- * that throws again while its own throw is being reported is not reported in turn: one that throws
- * on every event would otherwise hear of its own failure and fail again, without end. Another
- * listener's throw meanwhile is reported as any other.
+ * A listener's failure (a throw, or the rejection of the promise an async listener returned) is
+ * published as the event `reportOf` makes of it. A listener that fails again on that report, or on
+ * any report that descends from its own failure, is not reported again: one that fails on every
+ * event would otherwise hear of its own failure and fail again, without end. Another listener's
+ * failure on a report is reported as any other.
  */
-export function createEventHub(onListenerError: (error: unknown) => void): EventHub {
+export function createEventHub(reportOf: (error: unknown) => AgentEvent): EventHub {
   const listeners = new Set<AgentListener>();
   const iterators = new Set<{ buffer: AgentEvent[]; wake: (() => void) | undefined }>();
   let closed = false;
-  const reporting = new Set<AgentListener>();
+  /** For each report of a failure: the listeners whose failures it descends from. */
+  const failuresBehind = new WeakMap<AgentEvent, ReadonlySet<AgentListener>>();
 
-  const report = (listener: AgentListener, error: unknown) => {
-    if (reporting.has(listener)) return;
-    reporting.add(listener);
-    try {
-      onListenerError(error);
-    } finally {
-      reporting.delete(listener);
+  const failed = (listener: AgentListener, event: AgentEvent, error: unknown) => {
+    const behind = failuresBehind.get(event);
+    if (behind?.has(listener)) return;
+    const report = reportOf(error);
+    failuresBehind.set(report, new Set(behind).add(listener));
+    publish(report);
+  };
+
+  const publish = (event: AgentEvent) => {
+    // A copy, so a listener that subscribes or unsubscribes during delivery changes the next event's list, not this one's.
+    for (const listener of [...listeners]) fireAndReport(() => listener(event), (error) => failed(listener, event, error));
+    for (const it of iterators) {
+      it.buffer.push(event);
+      it.wake?.();
     }
   };
 
   return {
-    publish(event) {
-      // A copy, so a listener that subscribes or unsubscribes during delivery changes the next event's list, not this one's.
-      for (const listener of [...listeners]) {
-        try {
-          listener(event);
-        } catch (error) {
-          report(listener, error);
-        }
-      }
-      for (const it of iterators) {
-        it.buffer.push(event);
-        it.wake?.();
-      }
-    },
+    publish,
     subscribe(listener) {
       if (typeof listener !== 'function') throw new TypeError(`subscribe: the listener must be a function, got ${listener === null ? 'null' : typeof listener}`);
       listeners.add(listener);
@@ -79,4 +78,9 @@ export function createEventHub(onListenerError: (error: unknown) => void): Event
       for (const it of iterators) it.wake?.();
     },
   };
+}
+
+/** The event that tells listeners another listener failed. */
+export function listenerFailure(error: unknown): AgentEvent {
+  return { type: 'shell.error', where: 'listener', message: describeThrown(error), at: now() };
 }

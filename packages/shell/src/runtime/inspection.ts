@@ -1,5 +1,6 @@
 import type { TurnEvent, TurnSnapshot } from '@tiller/core';
 import { turnMachine } from '@tiller/core';
+import { fireAndReport } from './fire-and-report.js';
 
 type Inspected = { status: 'active'; value: unknown; context: Record<string, unknown> };
 
@@ -42,34 +43,26 @@ export interface Inspection {
  */
 export function createInspection(option: InspectOption | undefined, actorId: string, failed: (error: unknown) => void): Inspection | undefined {
   if (!option) return undefined;
+  // What an inspector returns is handed on: an async one's promise may reject.
   const deliver =
     typeof option === 'function'
-      ? option
-      : (record: InspectionRecord) => {
+      ? (option as (record: InspectionRecord) => unknown)
+      : (record: InspectionRecord): unknown => {
           switch (record.kind) {
             case 'actor':
-              option.actor({ sessionId: record.actorId, logic: { config: turnMachine.config }, send: () => undefined, getSnapshot: () => record.snapshot }, record.snapshot);
-              return;
+              return option.actor({ sessionId: record.actorId, logic: { config: turnMachine.config }, send: () => undefined, getSnapshot: () => record.snapshot }, record.snapshot);
             case 'event':
-              option.event(record.actorId, record.event, { source: 'tiller.shell' });
-              return;
+              return option.event(record.actorId, record.event, { source: 'tiller.shell' });
             case 'snapshot':
-              option.snapshot(record.actorId, record.snapshot, { event: record.event });
-              return;
+              return option.snapshot(record.actorId, record.snapshot, { event: record.event });
             default: {
               const unknown: never = record;
               throw new TypeError(`unknown inspection record ${JSON.stringify(unknown)}`);
             }
           }
         };
-  // An inspector is watching, not steering: one that throws (a closed socket) is told to the host, and the turn goes on.
-  const report = (record: InspectionRecord) => {
-    try {
-      deliver(record);
-    } catch (error) {
-      failed(error);
-    }
-  };
+  // An inspector is watching, not steering: one that fails (a closed socket) is told to the host, and the turn goes on.
+  const report = (record: InspectionRecord) => fireAndReport(() => deliver(record), failed);
   return {
     started: (snapshot) => report({ kind: 'actor', actorId, snapshot: inspected(snapshot) }),
     stepped(event, snapshot) {

@@ -14,7 +14,7 @@ import { type AskedBatch, createApprovals } from './approvals.js';
 import { createBackgroundWork } from './background-work.js';
 import { createPartialReply } from './partial-reply.js';
 import { ContextMeter } from './context-meter.js';
-import { createEventHub } from './event-hub.js';
+import { createEventHub, listenerFailure } from './event-hub.js';
 import { createInspection } from './inspection.js';
 import { interpret, type Launch } from './interpret.js';
 import { createMailbox } from './mailbox.js';
@@ -92,9 +92,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   let broken: AgentBrokenError | null = null;
   let controller = new AbortController();
 
-  const hub = createEventHub((error) =>
-    hub.publish({ type: 'shell.error', where: 'listener', message: describeThrown(error), at: now() }),
-  );
+  const hub = createEventHub(listenerFailure);
   const toolSpecs = options.tools.map((t) => t.spec);
   const meter = new ContextMeter(snapshot.context.entries, options.systemPrompt, toolSpecs);
   const approvals = createApprovals(options.limits.approvalTimeoutMs);

@@ -21,6 +21,19 @@ afterEach(async () => {
   file = undefined;
 });
 
+/** Rejections nobody handled while it watched (Node would end a host process for the first). */
+function watchUnhandledRejections() {
+  const seen: unknown[] = [];
+  const onUnhandled = (reason: unknown) => seen.push(reason);
+  process.on('unhandledRejection', onUnhandled);
+  return {
+    stop() {
+      process.off('unhandledRejection', onUnhandled);
+      return seen;
+    },
+  };
+}
+
 const shellErrors = (events: AgentEvent[]) => events.filter((e): e is Extract<AgentEvent, { type: 'shell.error' }> => e.type === 'shell.error');
 
 describe('listeners', () => {
@@ -53,6 +66,21 @@ describe('listeners', () => {
     expect(shellErrors(events)[0]).toMatchObject({ where: 'listener', message: 'a thrown object that cannot be described' });
   });
 
+  it('an async listener whose promise rejects on every event: each rejection is one shell.error, none is unhandled, and the turn completes', async () => {
+    const unhandled = watchUnhandledRejections();
+    const agent = createAgent({ model: scriptedModel([{ text: 'one' }]) });
+    const events = recordEvents(agent);
+    agent.subscribe(async () => {
+      throw new Error('webhook is down');
+    });
+    expect(await agent.prompt('first')).toMatchObject({ status: 'completed' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const reports = shellErrors(events);
+    expect(reports.length).toBe(events.length - reports.length);
+    expect(reports.every((e) => e.where === 'listener' && e.message === 'webhook is down')).toBe(true);
+    expect(unhandled.stop()).toEqual([]);
+  });
+
   it('subscribe refuses what is not a function, at once', () => {
     const agent = createAgent({ model: scriptedModel([]) });
     expect(() => agent.subscribe(undefined as never)).toThrow(new TypeError('subscribe: the listener must be a function, got undefined'));
@@ -71,6 +99,27 @@ describe('the inspector', () => {
     expect(await agent.prompt('first')).toMatchObject({ status: 'completed' });
     expect(await agent.prompt('second')).toMatchObject({ status: 'completed' });
     expect(shellErrors(events)[0]).toMatchObject({ where: 'inspector', message: 'inspector socket closed' });
+  });
+
+  it('one that is async and rejects, as a function or in its methods, is told to the host as a shell.error; none is unhandled', async () => {
+    const unhandled = watchUnhandledRejections();
+    const asyncFunction = createAgent({
+      model: scriptedModel([{ text: 'one' }]),
+      inspect: async () => {
+        throw new Error('inspector socket closed');
+      },
+    });
+    const rejecting = async () => {
+      throw new Error('inspector method rejected');
+    };
+    const asyncMethods = createAgent({ model: scriptedModel([{ text: 'one' }]), inspect: { actor: rejecting, event: rejecting, snapshot: rejecting } });
+    for (const [agent, message] of [[asyncFunction, 'inspector socket closed'], [asyncMethods, 'inspector method rejected']] as const) {
+      const events = recordEvents(agent);
+      expect(await agent.prompt('first')).toMatchObject({ status: 'completed' });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(shellErrors(events)[0]).toMatchObject({ where: 'inspector', message });
+    }
+    expect(unhandled.stop()).toEqual([]);
   });
 
   it('one that throws on the first report, while the agent is made, is told before the first turn goes on', async () => {
