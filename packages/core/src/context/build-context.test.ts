@@ -76,6 +76,16 @@ describe('buildContext', () => {
     expect(texts(context)).toEqual(['kept|toolCall', 'kept output', 'thinking|later|toolCall', 'later output']);
   });
 
+  it('leaves out a kept assistant message that held only thinking, rather than send it with no content', () => {
+    // A reply cut off while it thought. Sent with its content stripped to nothing, a provider refuses
+    // the request (Anthropic: every message but a final assistant one must have content).
+    const thoughtOnly = { kind: 'message' as const, id: 'cut', message: { role: 'assistant' as const, content: [{ type: 'thinking' as const, thinking: 'hmm' }], stopReason: 'length' as const } };
+    const path = chain(user('fix it', 'u'), thoughtOnly, user('go on'), { kind: 'compaction', summary: '', firstKeptEntryId: 'u', tokensBefore: 1, stripThinking: true }, assistant('later'));
+    const context = buildContext(path);
+    expect(context.map((m) => m.role)).toEqual(['user', 'user', 'assistant', 'toolResult']);
+    expect(context.every((m) => m.content.length > 0)).toBe(true);
+  });
+
   it('replaces cleared tool results with the placeholder, keeping the call and its result paired', () => {
     const path = chain(
       assistant('a', 'a'),

@@ -58,7 +58,8 @@ function indexOfEntry(path: readonly Entry[], id: string, end: number): number {
   return -1;
 }
 
-type Shaper = (message: Message, entry: Entry) => Message;
+/** The message as the model is to see it, or undefined when nothing of it is left to send. */
+type Shaper = (message: Message, entry: Entry) => Message | undefined;
 
 const unchanged: Shaper = (message) => message;
 
@@ -71,7 +72,8 @@ function collect(out: Message[], path: readonly Entry[], from: number, to: numbe
   for (let i = from; i < to; i++) {
     const entry = path[i]!;
     const message = entryMessage(entry);
-    if (message) out[length++] = shape(message, entry);
+    const shaped = message && shape(message, entry);
+    if (shaped) out[length++] = shaped;
   }
   out.length = length;
   return out;
@@ -86,7 +88,9 @@ function keptMessageShaper(compaction: CompactionEntry): Shaper {
       return { ...message, content: [{ type: 'text', text: placeholder }] };
     }
     if (stripThinking && message.role === 'assistant' && message.content.some((p) => p.type === 'thinking')) {
-      return { ...message, content: message.content.filter((p) => p.type !== 'thinking') };
+      const content = message.content.filter((p) => p.type !== 'thinking');
+      // A reply that was all thinking (cut off while it thought) is left out: with no content, a provider refuses the request.
+      return content.length > 0 ? { ...message, content } : undefined;
     }
     return message;
   };
