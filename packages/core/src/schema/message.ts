@@ -38,6 +38,11 @@ export const ToolCallPart = z.object({
   id: z.string().min(1),
   name: z.string().min(1),
   args: z.record(z.string(), z.unknown()),
+  /**
+   * The text the model sent as arguments, when it was not a JSON object (`args` is then `{}`):
+   * kept, so the log holds what the model said, and the call is answered with why it did not run.
+   */
+  unparsedArgs: z.string().optional(),
 });
 export type ToolCallPart = z.infer<typeof ToolCallPart>;
 

@@ -55,6 +55,21 @@ describe("exportPiSession of Tiller's own entries", () => {
   });
 });
 
+describe('exportPiSession of a tool call whose arguments could not be read', () => {
+  it('keeps the text the model sent through pi and back', () => {
+    const call: Entry = {
+      id: 'a',
+      parentId: 'u',
+      at: AT,
+      kind: 'message',
+      message: { role: 'assistant', content: [{ type: 'toolCall', id: 'c1', name: 'echo', args: {}, unparsedArgs: 'not json {{{' }], stopReason: 'toolUse' },
+    };
+    const again = importPiSession(exportPiSession([userEntry('u', null), call]));
+    const back = again.entries.find((e) => e.id === 'a')!;
+    expect(back.kind === 'message' && back.message.content).toEqual(call.message.content);
+  });
+});
+
 describe('exportPiSession of meta', () => {
   it("carries a host's meta beside pi's fields and reads it back into meta", () => {
     const annotated: Entry = { ...userEntry('u', null), meta: { host: { tag: 'reviewed', score: 3 } } };

@@ -21,7 +21,7 @@ const PART_KEYS: Record<string, readonly string[]> = {
   text: ['type', 'text'],
   image: ['type', 'data', 'mimeType'],
   thinking: ['type', 'thinking', 'thinkingSignature', 'redacted'],
-  toolCall: ['type', 'id', 'name', 'arguments'],
+  toolCall: ['type', 'id', 'name', 'arguments', 'unparsedArgs'],
 };
 
 const MESSAGE_KEYS: Record<string, readonly string[]> = {
@@ -89,7 +89,7 @@ function importParts(content: unknown, stash: PiStash): unknown[] {
         return out;
       }
       case 'toolCall':
-        return { type: 'toolCall', id: part.id, name: part.name, args: part.arguments };
+        return { type: 'toolCall', id: part.id, name: part.name, args: part.arguments, ...(typeof part.unparsedArgs === 'string' ? { unparsedArgs: part.unparsedArgs } : {}) };
       case 'text':
         return { type: 'text', text: part.text };
       case 'image':
@@ -216,7 +216,8 @@ function exportParts(parts: readonly unknown[], stash: PiStash | undefined): unk
         if (p.redacted !== undefined) out.redacted = p.redacted;
         break;
       case 'toolCall':
-        out = { type: 'toolCall', id: p.id, name: p.name, arguments: p.args };
+        // pi has no such field; it keeps it in the file, and a Tiller import reads it back.
+        out = { type: 'toolCall', id: p.id, name: p.name, arguments: p.args, ...(p.unparsedArgs !== undefined ? { unparsedArgs: p.unparsedArgs } : {}) };
         break;
       case 'file':
         // pi has no file parts; the model saw a file, pi can only say so in text.

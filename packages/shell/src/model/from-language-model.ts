@@ -83,7 +83,7 @@ export function fromLanguageModel(model: LanguageModel, options: FromLanguageMod
             yield { type: 'toolcall-delta', toolCallId: part.id, toolName: toolNames.get(part.id) ?? '', delta: part.delta };
             break;
           case 'tool-call':
-            content.push({ type: 'toolCall', id: part.toolCallId, name: part.toolName, args: asArgs(part.input) });
+            content.push(toolCallPart(part.toolCallId, part.toolName, part.input));
             break;
           case 'finish-step':
             finishReason = part.finishReason;
@@ -133,9 +133,13 @@ function appendText(content: AssistantContentPart[], text: string): void {
   else content.push({ type: 'text', text });
 }
 
-/** A call whose input did not parse keeps what can be kept; the shell's schema check tells the model what was wrong. */
-function asArgs(input: unknown): Record<string, unknown> {
-  return typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+/**
+ * The SDK hands on input it could not parse as the model's raw text. A call whose input is not a
+ * JSON object keeps that text beside empty arguments, so the shell can tell the model what was wrong.
+ */
+function toolCallPart(id: string, name: string, input: unknown): AssistantContentPart {
+  if (typeof input === 'object' && input !== null && !Array.isArray(input)) return { type: 'toolCall', id, name, args: input as Record<string, unknown> };
+  return { type: 'toolCall', id, name, args: {}, unparsedArgs: typeof input === 'string' ? input : JSON.stringify(input) ?? String(input) };
 }
 
 function signatureOf(metadata: unknown): string | undefined {

@@ -90,6 +90,9 @@ async function planCall(call: ToolCallPart, decision: ApprovalDecision | undefin
     const known = [...options.tools.keys()].join(', ') || 'none';
     return fixed(call, `Unknown tool "${call.name}". The tools available are: ${known}.`);
   }
+  if (call.unparsedArgs !== undefined) {
+    return fixed(call, `Tool "${call.name}" did not run: its arguments are not a JSON object: ${preview(call.unparsedArgs)}\nCall the tool again with a JSON object that matches its schema.`);
+  }
   const checked = checkArgs(tool, call.args);
   if (checked.kind === 'threw') {
     return fixed(call, `Tool "${call.name}" did not run: its input schema failed while checking the arguments: ${checked.message}`);
@@ -194,4 +197,9 @@ async function execute(tool: Tool, call: ToolCallPart, args: unknown, options: R
 
 function abortedOutcome(call: ToolCallPart): ToolOutcome {
   return errorOutcome(call.id, `Tool "${call.name}" was stopped: the turn was aborted.`);
+}
+
+/** Enough of what the model sent for it to see its mistake, not a whole runaway reply. */
+function preview(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 200)}… (${text.length} characters)` : text;
 }
