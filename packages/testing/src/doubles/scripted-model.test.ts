@@ -64,3 +64,49 @@ describe('scriptedModel', () => {
     await expect(send([m3])).rejects.toMatchObject({ kind: 'transient', retryAfterMs: 1 });
   });
 });
+
+describe('scriptedModel refuses a script it cannot play, when it is made', () => {
+  it.each([
+    ['a chunkSize of 0', [{ text: 'hello', chunkSize: 0 }], /scriptedModel: invalid script\[0\]:[\s\S]*chunkSize/],
+    ['a negative chunkSize', [{ text: 'x' }, { text: 'hello', chunkSize: -2 }], /scriptedModel: invalid script\[1\]:[\s\S]*chunkSize/],
+    ['a step that is null', [{ text: 'x' }, null], /scriptedModel: invalid script\[1\]: expected a reply, a failure \{error\}, a fault by name or a function, got null/],
+    ['a step that is a number', [42], /scriptedModel: invalid script\[0\]: expected a reply, a failure \{error\}, a fault by name or a function, got 42/],
+    ['toolCalls that are not a list', [{ toolCalls: 'read' }], /scriptedModel: invalid script\[0\]:[\s\S]*toolCalls/],
+    ['an unknown error kind', [{ error: 'bogus' }], /scriptedModel: invalid script\[0\]:\n✖ Invalid option: expected one of "transient"\|"overflow"\|"fatal"\n  → at error/],
+    ['an unknown fault name', ['timeout'], /scriptedModel: invalid script\[0\]: unknown fault "timeout"; the faults are transient, rate_limited/],
+    ['a negative delay', [{ text: 'x', delayMs: -5 }], /scriptedModel: invalid script\[0\]:[\s\S]*delayMs/],
+    ['a delay that is not a number', [{ text: 'x', delayMs: Number.NaN }], /scriptedModel: invalid script\[0\]:[\s\S]*delayMs/],
+    ['a misspelt field', [{ txt: 'x' }], /scriptedModel: invalid script\[0\]:[\s\S]*txt/],
+    ['a script that is not a list', 'hello', /scriptedModel: the script is a list of steps, got string/],
+  ])('%s', (_, script, message) => {
+    expect(() => scriptedModel(script as never)).toThrow(TypeError);
+    expect(() => scriptedModel(script as never)).toThrow(message);
+  });
+
+  it('checks what a function step gives when it is played, naming the step', async () => {
+    const model = scriptedModel([{ text: 'a' }, () => ({ text: 'b', chunkSize: 0 })]);
+    await collect(model.stream(request()));
+    await expect(collect(model.stream(request()))).rejects.toThrow(/scriptedModel: invalid script\[1\] \(what its function returned\):[\s\S]*chunkSize/);
+  });
+});
+
+describe('scriptedModel on a call whose signal is already aborted', () => {
+  it.each([
+    ['a reply', { text: 'hello' }],
+    ['a failure step', { error: 'transient' as const }],
+    ['a fault by name', 'fatal' as const],
+    ['a cut stream', 'cut_stream' as const],
+    ['a function step', () => 'overflow' as const],
+  ])('%s rejects with the abort, not with what it scripts', async (_, step) => {
+    const controller = new AbortController();
+    controller.abort(new Error('the user stopped'));
+    const model = scriptedModel([step]);
+    const parts: ModelStreamPart[] = [];
+    const played = (async () => {
+      for await (const part of model.stream(request(controller.signal))) parts.push(part);
+    })();
+    await expect(played).rejects.toThrow('the user stopped');
+    expect(parts).toEqual([]);
+    expect(model.requests).toHaveLength(1);
+  });
+});

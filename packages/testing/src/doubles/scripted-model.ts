@@ -13,6 +13,7 @@ import {
 } from '@tiller/core';
 import { z } from 'zod';
 import { checkOptions, positiveInt } from '../check-options.js';
+import { invalidStep, stepProblem } from './script-step-check.js';
 
 /** A reply the scripted model streams. */
 export interface ScriptedReply {
@@ -87,10 +88,13 @@ const ScriptedModelOptions = z.strictObject({ id: z.string().min(1).optional(), 
 /**
  * A deterministic model for tests and demos: call n plays step n of the script, streaming
  * thinking, text and tool-call deltas, then the message; or throws the scripted `ModelError`.
- * A call past the end of the script fails as fatal, naming the call.
+ * A call past the end of the script fails as fatal, naming the call. A call whose signal is
+ * aborted rejects with the abort, whatever its step. The script is checked here, step by step,
+ * so a bad step fails the line that wrote it instead of a model call later.
  */
 export function scriptedModel(script: readonly ScriptStep[], options: ScriptedModelOptions = {}): ScriptedModel {
   checkOptions('scriptedModel', ScriptedModelOptions, options);
+  checkScript(script);
   const requests: RecordedRequest[] = [];
   const messages = sharedMessages();
   const id = options.id ?? 'scripted/model';
@@ -125,8 +129,14 @@ async function* play(
   request: ModelRequest,
   modelId: string,
 ): AsyncGenerator<ModelStreamPart> {
+  // A provider called with an aborted signal fails with the abort before it answers anything.
+  request.signal.throwIfAborted();
   if (entry === undefined) throw new ModelError('fatal', `the script has no step for model call ${index + 1}`);
   const given = typeof entry === 'function' ? entry(recorded, index) : entry;
+  if (typeof entry === 'function') {
+    const problem = stepProblem(given, MODEL_FAULTS, true);
+    if (problem) throw invalidStep(index, problem, ' (what its function returned)');
+  }
   if (typeof given === 'string') {
     yield* playFault(given, request);
     return;
@@ -167,6 +177,14 @@ async function* play(
   const usage = usageOf(call, recorded, content);
   const message: AssistantMessage = { role: 'assistant', content, usage, stopReason, model: modelId };
   yield { type: 'done', message, stopReason, usage };
+}
+
+function checkScript(script: unknown): void {
+  if (!Array.isArray(script)) throw new TypeError(`scriptedModel: the script is a list of steps, got ${script === null ? 'null' : typeof script}`);
+  for (const [index, step] of script.entries()) {
+    const problem = stepProblem(step, MODEL_FAULTS);
+    if (problem) throw invalidStep(index, problem);
+  }
 }
 
 async function* playFault(fault: ModelFault, request: ModelRequest): AsyncGenerator<ModelStreamPart> {
