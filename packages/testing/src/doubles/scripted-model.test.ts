@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ModelError, type ModelStreamPart } from '@tiller/core';
+import { ModelError, type Message, type ModelStreamPart } from '@tiller/core';
 import { scriptedModel } from './scripted-model.js';
 
 const request = (signal = new AbortController().signal) => ({ messages: [{ role: 'user' as const, content: 'hi' }], tools: [], system: 'sys', signal });
@@ -62,6 +62,34 @@ describe('scriptedModel', () => {
     expect(model.requests[1]!.messages[0]).toBe(m1);
     expect(model.requests[2]!.messages).toEqual([m3]);
     await expect(send([m3])).rejects.toMatchObject({ kind: 'transient', retryAfterMs: 1 });
+  });
+});
+
+describe('scriptedModel.requests', () => {
+  const send = (model: ReturnType<typeof scriptedModel>, messages: Message[]) => collect(model.stream({ messages, tools: [], system: undefined, signal: new AbortController().signal }));
+  const user = (content: string): Message => ({ role: 'user', content });
+  const result = (text: string): Message => ({ role: 'toolResult', toolCallId: 'c1', toolName: 'read', content: [{ type: 'text', text }], isError: false });
+
+  it('records a message replaced in the middle of the history (a tool result cleared), not the one before it', async () => {
+    const model = scriptedModel([{ text: 'a' }, { text: 'b' }]);
+    const [u, call, done] = [user('read it'), { role: 'assistant', content: [{ type: 'toolCall', id: 'c1', name: 'read', args: {} }] } as Message, user('thanks')];
+    const full = result('SECRET FULL OUTPUT');
+    const cleared = result('[cleared]');
+    await send(model, [u, call, full, done]);
+    await send(model, [u, call, cleared, done, user('next')]);
+    expect(model.requests[0]!.messages).toEqual([u, call, full, done]);
+    expect(model.requests[1]!.messages[2]).toBe(cleared);
+    expect(model.requests[1]!.messages).toEqual([u, call, cleared, done, user('next')]);
+  });
+
+  it('records each of two requests that differ only in the middle, whichever came first', async () => {
+    const model = scriptedModel([{ text: 'a' }, { text: 'b' }, { text: 'c' }]);
+    const [first, last] = [user('first'), user('last')];
+    const [x, y] = [user('x'), user('y')];
+    await send(model, [first, x, last]);
+    await send(model, [first, y, last]);
+    await send(model, [first, x]);
+    expect(model.requests.map((r) => r.messages)).toEqual([[first, x, last], [first, y, last], [first, x]]);
   });
 });
 

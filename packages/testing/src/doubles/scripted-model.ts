@@ -212,19 +212,24 @@ async function* playFault(fault: ModelFault, request: ModelRequest): AsyncGenera
 
 /**
  * Keeps the messages of every request without a copy per request: consecutive requests of a turn
- * extend one another, so a request that starts with the previous one's messages shares one
- * growing array with it (checked by identity at its ends). A request that does not (after a
- * compaction) starts a new array. Memory grows with the messages sent, not with calls times history.
+ * extend one another, so a request whose messages start with every message of the shared array
+ * (the same objects, in order) shares that growing array with the requests before it. Any other
+ * request (after a compaction, or with one message replaced in the middle, as clearing a tool
+ * result or stripping thinking does) starts a new array, so no recording ever shows a message
+ * that was not sent. Every message of the common part is compared, not only its ends: that is
+ * what makes sharing right, and it costs a pass over messages the request already holds, while
+ * memory grows with the messages sent, not with calls times history.
  */
 function sharedMessages() {
   let shared: Message[] = [];
   return {
     record(messages: readonly Message[]): () => Message[] {
       const n = messages.length;
-      const s = shared.length;
-      const prefix = Math.min(n, s);
-      const extends_ = prefix === 0 ? s === 0 : messages[0] === shared[0] && messages[prefix - 1] === shared[prefix - 1];
-      if (!extends_) shared = [];
+      const common = Math.min(n, shared.length);
+      let same = 0;
+      while (same < common && messages[same] === shared[same]) same += 1;
+      // A shorter request that matches is a prefix of the array; a longer one extends it.
+      if (same < common) shared = [];
       for (let i = shared.length; i < n; i++) shared.push(messages[i]!);
       const mine = shared;
       return () => mine.slice(0, n);
