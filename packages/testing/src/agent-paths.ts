@@ -99,8 +99,11 @@ export function agentPaths(options: AgentPathsOptions = {}): AgentPaths {
   if (!Number.isInteger(iterations) || iterations < 0) throw new TypeError(`agentPaths: iterations must be a whole number of model calls, got ${iterations}`);
   const tools = options.tools ?? [];
   const policy = options.policy ?? {};
-  for (const name of Object.keys(policy)) {
-    if (!tools.some((t) => t.name === name)) throw new TypeError(`agentPaths: policy names tool "${name}", which is not among the tools (${tools.map((t) => t.name).join(', ') || 'none'})`);
+  // A name that matches no tool is a typo: ignoring it would test something else than asked.
+  for (const [option, byTool] of [['policy', policy], ['arbitraries', options.arbitraries ?? {}]] as const) {
+    for (const name of Object.keys(byTool)) {
+      if (!tools.some((t) => t.name === name)) throw new TypeError(`agentPaths: ${option} names tool "${name}", which is not among the tools (${tools.map((t) => t.name).join(', ') || 'none'})`);
+    }
   }
   const byClass = new Map<CallClass, Tool[]>();
   for (const tool of tools) {

@@ -1,8 +1,8 @@
 // ---- Model-based tests of your own agent: paths, runs, invariants, coverage ----
 export { agentPaths, PATH_FAULTS, type AgentPaths, type AgentPathsOptions, type NamedPath, type PathFault } from './agent-paths.js';
+export { parsePath } from './parse-path.js';
 export {
   formatPath,
-  parsePath,
   pathName,
   stepLabel,
   type AgentPath,

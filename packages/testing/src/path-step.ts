@@ -106,19 +106,3 @@ export function formatPath(path: AgentPath): string {
   const lines = path.steps.map((s) => `    ${JSON.stringify(s)}`);
   return `{\n  "name": ${JSON.stringify(path.name)},\n  "iterations": ${path.iterations},\n  "steps": [\n${lines.join(',\n')}\n  ]\n}`;
 }
-
-/** Reads a script back (what `formatPath` printed, or the path object itself); a broken one fails saying what is wrong. */
-export function parsePath(script: string | AgentPath): AgentPath {
-  const value: unknown = typeof script === 'string' ? JSON.parse(script) : script;
-  const path = value as Partial<AgentPath> | null;
-  if (!path || typeof path !== 'object' || !Array.isArray(path.steps) || typeof path.iterations !== 'number') {
-    throw new TypeError('a path is {name, iterations, steps: [{step, state}]}: this script has no steps or no iterations');
-  }
-  for (const [i, s] of path.steps.entries()) {
-    if (!s || typeof s !== 'object' || typeof s.state !== 'string' || typeof s.step?.do !== 'string') {
-      throw new TypeError(`step ${i + 1} of the script is not {step: {do, ...}, state}: ${JSON.stringify(s)}`);
-    }
-    stepLabel(s.step);
-  }
-  return { name: path.name ?? pathName(path.steps), iterations: path.iterations, steps: path.steps };
-}

@@ -70,7 +70,21 @@ describe('a path is a script', () => {
 
   it('refuses a broken script, saying what is wrong', () => {
     expect(() => parsePath('{"steps": []}')).toThrow(/no iterations/);
-    expect(() => parsePath({ name: 'x', iterations: 1, steps: [{ step: { do: 'dance' }, state: 'idle' }] } as never)).toThrow(/unknown path step/);
+    expect(() => parsePath({ name: 'x', iterations: 1, steps: [{ step: { do: 'dance' }, state: 'idle' }] } as never)).toThrow(/step 1 is malformed: "dance" is not a step/);
+  });
+
+  it('refuses a script that calls a tool the agent does not have, before anything runs', async () => {
+    const path = paths.find((p) => p.name === 'prompt > boundary > reply:tool_call(read_note) > tools:ok > boundary > reply:text')!;
+    const script = JSON.parse(formatPath(path)) as typeof path;
+    const reply = script.steps.find((s) => s.step.do === 'reply' && s.step.calls.length > 0)!;
+    if (reply.step.do === 'reply') reply.step.calls[0]!.tool = 'no_such_tool';
+    const index = script.steps.indexOf(reply) + 1;
+    let made = 0;
+    const agent = notebookAgent();
+    await expect(runPath(script, (world) => (made++, agent(world)))).rejects.toThrow(
+      new RegExp(`runPath: step ${index} \\(reply\\) calls tool "no_such_tool", which the agent does not have \\(its tools: read_note, write_note, delete_note\\)`),
+    );
+    expect(made).toBe(1);
   });
 
   it('reports coverage short of complete when the paths leave states out', async () => {

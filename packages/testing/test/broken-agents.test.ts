@@ -87,6 +87,24 @@ describe('broken agents are caught, each by the invariant it breaks', () => {
     expect(run.report()).toMatch(/changed after it was written/);
   });
 
+  // Needs the shell to publish a `shell.error` (where: 'compaction') for a compactor that throws;
+  // before it did, the throw was only in `compaction.finished`'s meta and every path passed.
+  it('a compactor that throws at every boundary: no-shell-errors', async () => {
+    let calls = 0;
+    const buggy: Compactor<unknown> = {
+      name: 'buggy',
+      maybeCompact: async (acc) => {
+        calls += 1;
+        // A bug of the kind a compactor has: it reads what is not there.
+        return (acc.path.at(-1) as unknown as { message: { content: { nope: { crash: never } } } }).message.content.nope.crash;
+      },
+    };
+    const run = await runPath(pathWith('reply:tool_call(read_note)', 'tools:ok'), (world) => ({ ...notebookAgent()(world), compactor: buggy }));
+    expect(calls).toBeGreaterThan(0);
+    expect(run).toBreak('no-shell-errors');
+    expect(run.report()).toMatch(/no-shell-errors: compaction: .*buggy threw: Cannot read properties of undefined/);
+  });
+
   it('a host that prompts during a turn: host-calls', async () => {
     const eager = (world: AgentWorld) => ({
       ...notebookAgent()(world),

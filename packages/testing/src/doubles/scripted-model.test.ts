@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ModelError, type ModelStreamPart } from '@tiller/core';
+import { ModelError, type Message, type ModelStreamPart } from '@tiller/core';
 import { scriptedModel } from './scripted-model.js';
 
 const request = (signal = new AbortController().signal) => ({ messages: [{ role: 'user' as const, content: 'hi' }], tools: [], system: 'sys', signal });
@@ -62,5 +62,79 @@ describe('scriptedModel', () => {
     expect(model.requests[1]!.messages[0]).toBe(m1);
     expect(model.requests[2]!.messages).toEqual([m3]);
     await expect(send([m3])).rejects.toMatchObject({ kind: 'transient', retryAfterMs: 1 });
+  });
+});
+
+describe('scriptedModel.requests', () => {
+  const send = (model: ReturnType<typeof scriptedModel>, messages: Message[]) => collect(model.stream({ messages, tools: [], system: undefined, signal: new AbortController().signal }));
+  const user = (content: string): Message => ({ role: 'user', content });
+  const result = (text: string): Message => ({ role: 'toolResult', toolCallId: 'c1', toolName: 'read', content: [{ type: 'text', text }], isError: false });
+
+  it('records a message replaced in the middle of the history (a tool result cleared), not the one before it', async () => {
+    const model = scriptedModel([{ text: 'a' }, { text: 'b' }]);
+    const [u, call, done] = [user('read it'), { role: 'assistant', content: [{ type: 'toolCall', id: 'c1', name: 'read', args: {} }] } as Message, user('thanks')];
+    const full = result('SECRET FULL OUTPUT');
+    const cleared = result('[cleared]');
+    await send(model, [u, call, full, done]);
+    await send(model, [u, call, cleared, done, user('next')]);
+    expect(model.requests[0]!.messages).toEqual([u, call, full, done]);
+    expect(model.requests[1]!.messages[2]).toBe(cleared);
+    expect(model.requests[1]!.messages).toEqual([u, call, cleared, done, user('next')]);
+  });
+
+  it('records each of two requests that differ only in the middle, whichever came first', async () => {
+    const model = scriptedModel([{ text: 'a' }, { text: 'b' }, { text: 'c' }]);
+    const [first, last] = [user('first'), user('last')];
+    const [x, y] = [user('x'), user('y')];
+    await send(model, [first, x, last]);
+    await send(model, [first, y, last]);
+    await send(model, [first, x]);
+    expect(model.requests.map((r) => r.messages)).toEqual([[first, x, last], [first, y, last], [first, x]]);
+  });
+});
+
+describe('scriptedModel refuses a script it cannot play, when it is made', () => {
+  it.each([
+    ['a chunkSize of 0', [{ text: 'hello', chunkSize: 0 }], /scriptedModel: invalid script\[0\]:[\s\S]*chunkSize/],
+    ['a negative chunkSize', [{ text: 'x' }, { text: 'hello', chunkSize: -2 }], /scriptedModel: invalid script\[1\]:[\s\S]*chunkSize/],
+    ['a step that is null', [{ text: 'x' }, null], /scriptedModel: invalid script\[1\]: expected a reply, a failure \{error\}, a fault by name or a function, got null/],
+    ['a step that is a number', [42], /scriptedModel: invalid script\[0\]: expected a reply, a failure \{error\}, a fault by name or a function, got 42/],
+    ['toolCalls that are not a list', [{ toolCalls: 'read' }], /scriptedModel: invalid script\[0\]:[\s\S]*toolCalls/],
+    ['an unknown error kind', [{ error: 'bogus' }], /scriptedModel: invalid script\[0\]:\n✖ Invalid option: expected one of "transient"\|"overflow"\|"fatal"\n  → at error/],
+    ['an unknown fault name', ['timeout'], /scriptedModel: invalid script\[0\]: unknown fault "timeout"; the faults are transient, rate_limited/],
+    ['a negative delay', [{ text: 'x', delayMs: -5 }], /scriptedModel: invalid script\[0\]:[\s\S]*delayMs/],
+    ['a delay that is not a number', [{ text: 'x', delayMs: Number.NaN }], /scriptedModel: invalid script\[0\]:[\s\S]*delayMs/],
+    ['a misspelt field', [{ txt: 'x' }], /scriptedModel: invalid script\[0\]:[\s\S]*txt/],
+    ['a script that is not a list', 'hello', /scriptedModel: the script is a list of steps, got string/],
+  ])('%s', (_, script, message) => {
+    expect(() => scriptedModel(script as never)).toThrow(TypeError);
+    expect(() => scriptedModel(script as never)).toThrow(message);
+  });
+
+  it('checks what a function step gives when it is played, naming the step', async () => {
+    const model = scriptedModel([{ text: 'a' }, () => ({ text: 'b', chunkSize: 0 })]);
+    await collect(model.stream(request()));
+    await expect(collect(model.stream(request()))).rejects.toThrow(/scriptedModel: invalid script\[1\] \(what its function returned\):[\s\S]*chunkSize/);
+  });
+});
+
+describe('scriptedModel on a call whose signal is already aborted', () => {
+  it.each([
+    ['a reply', { text: 'hello' }],
+    ['a failure step', { error: 'transient' as const }],
+    ['a fault by name', 'fatal' as const],
+    ['a cut stream', 'cut_stream' as const],
+    ['a function step', () => 'overflow' as const],
+  ])('%s rejects with the abort, not with what it scripts', async (_, step) => {
+    const controller = new AbortController();
+    controller.abort(new Error('the user stopped'));
+    const model = scriptedModel([step]);
+    const parts: ModelStreamPart[] = [];
+    const played = (async () => {
+      for await (const part of model.stream(request(controller.signal))) parts.push(part);
+    })();
+    await expect(played).rejects.toThrow('the user stopped');
+    expect(parts).toEqual([]);
+    expect(model.requests).toHaveLength(1);
   });
 });

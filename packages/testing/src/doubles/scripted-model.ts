@@ -13,6 +13,7 @@ import {
 } from '@tiller/core';
 import { z } from 'zod';
 import { checkOptions, positiveInt } from '../check-options.js';
+import { invalidStep, stepProblem } from './script-step-check.js';
 
 /** A reply the scripted model streams. */
 export interface ScriptedReply {
@@ -87,10 +88,13 @@ const ScriptedModelOptions = z.strictObject({ id: z.string().min(1).optional(), 
 /**
  * A deterministic model for tests and demos: call n plays step n of the script, streaming
  * thinking, text and tool-call deltas, then the message; or throws the scripted `ModelError`.
- * A call past the end of the script fails as fatal, naming the call.
+ * A call past the end of the script fails as fatal, naming the call. A call whose signal is
+ * aborted rejects with the abort, whatever its step. The script is checked here, step by step,
+ * so a bad step fails the line that wrote it instead of a model call later.
  */
 export function scriptedModel(script: readonly ScriptStep[], options: ScriptedModelOptions = {}): ScriptedModel {
   checkOptions('scriptedModel', ScriptedModelOptions, options);
+  checkScript(script);
   const requests: RecordedRequest[] = [];
   const messages = sharedMessages();
   const id = options.id ?? 'scripted/model';
@@ -125,8 +129,14 @@ async function* play(
   request: ModelRequest,
   modelId: string,
 ): AsyncGenerator<ModelStreamPart> {
+  // A provider called with an aborted signal fails with the abort before it answers anything.
+  request.signal.throwIfAborted();
   if (entry === undefined) throw new ModelError('fatal', `the script has no step for model call ${index + 1}`);
   const given = typeof entry === 'function' ? entry(recorded, index) : entry;
+  if (typeof entry === 'function') {
+    const problem = stepProblem(given, MODEL_FAULTS, true);
+    if (problem) throw invalidStep(index, problem, ' (what its function returned)');
+  }
   if (typeof given === 'string') {
     yield* playFault(given, request);
     return;
@@ -169,6 +179,14 @@ async function* play(
   yield { type: 'done', message, stopReason, usage };
 }
 
+function checkScript(script: unknown): void {
+  if (!Array.isArray(script)) throw new TypeError(`scriptedModel: the script is a list of steps, got ${script === null ? 'null' : typeof script}`);
+  for (const [index, step] of script.entries()) {
+    const problem = stepProblem(step, MODEL_FAULTS);
+    if (problem) throw invalidStep(index, problem);
+  }
+}
+
 async function* playFault(fault: ModelFault, request: ModelRequest): AsyncGenerator<ModelStreamPart> {
   switch (fault) {
     case 'transient':
@@ -194,19 +212,24 @@ async function* playFault(fault: ModelFault, request: ModelRequest): AsyncGenera
 
 /**
  * Keeps the messages of every request without a copy per request: consecutive requests of a turn
- * extend one another, so a request that starts with the previous one's messages shares one
- * growing array with it (checked by identity at its ends). A request that does not (after a
- * compaction) starts a new array. Memory grows with the messages sent, not with calls times history.
+ * extend one another, so a request whose messages start with every message of the shared array
+ * (the same objects, in order) shares that growing array with the requests before it. Any other
+ * request (after a compaction, or with one message replaced in the middle, as clearing a tool
+ * result or stripping thinking does) starts a new array, so no recording ever shows a message
+ * that was not sent. Every message of the common part is compared, not only its ends: that is
+ * what makes sharing right, and it costs a pass over messages the request already holds, while
+ * memory grows with the messages sent, not with calls times history.
  */
 function sharedMessages() {
   let shared: Message[] = [];
   return {
     record(messages: readonly Message[]): () => Message[] {
       const n = messages.length;
-      const s = shared.length;
-      const prefix = Math.min(n, s);
-      const extends_ = prefix === 0 ? s === 0 : messages[0] === shared[0] && messages[prefix - 1] === shared[prefix - 1];
-      if (!extends_) shared = [];
+      const common = Math.min(n, shared.length);
+      let same = 0;
+      while (same < common && messages[same] === shared[same]) same += 1;
+      // A shorter request that matches is a prefix of the array; a longer one extends it.
+      if (same < common) shared = [];
       for (let i = shared.length; i < n; i++) shared.push(messages[i]!);
       const mine = shared;
       return () => mine.slice(0, n);

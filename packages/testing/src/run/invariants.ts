@@ -17,7 +17,7 @@ export const INVARIANTS = {
   'no-rerun-after-crash': 'after a crash a call that had started is never run again unless its tool is idempotent, and an idempotent tool run again answers the same',
   'session-reopens': 'the session, reopened from what was written, holds the same entries and gives the same context',
   'host-calls': 'the host never prompts while a turn runs',
-  'no-shell-errors': 'the shell reported no error: no compactor broke its contract, no listener threw, the log refused nothing',
+  'no-shell-errors': 'the shell reported no error: no compactor threw or broke its contract, no listener threw, the log refused nothing',
 } as const;
 
 export type InvariantName = keyof typeof INVARIANTS;

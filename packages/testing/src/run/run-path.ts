@@ -4,7 +4,8 @@ import { createSessionLog } from '@tiller/session';
 import { createAgent, memoryJournal, resumeAgent, type AgentEvent, type AgentOptions, type JournalLine, type JournalStore } from '@tiller/shell';
 import { z } from 'zod';
 import { checkOptions, nonnegativeInt, positiveInt } from '../check-options.js';
-import { parsePath, stepLabel, type AgentPath } from '../path-step.js';
+import { checkPathTools, parsePath } from '../parse-path.js';
+import { stepLabel, type AgentPath } from '../path-step.js';
 import { stateName } from '../turn-graph.js';
 import { actOn, type ActingRun } from './act-on-step.js';
 import { describeRun } from './describe-run.js';
@@ -52,6 +53,7 @@ export async function runPath(script: AgentPath | string, makeAgent: MakeAgent, 
   // The shell's default is three retries (docs/shell.md).
   world.attemptsBeforeGivingUp = (agentOptions.limits?.maxRetries ?? 3) + 1;
   const base = agentOptionsFor(path, agentOptions, world, watched, options);
+  checkPathTools('runPath', path, base.tools.map((t) => t.name));
 
   const events: AgentEvent[] = [];
   const outcomes: TurnOutcome[] = [];
