@@ -338,4 +338,25 @@ describe('the inspector page', { timeout: 60_000 }, () => {
     await page.waitForFunction(() => document.getElementById('verdict')?.textContent === 'replay matches the recording (3 inputs)');
     expect(problems).toEqual([]);
   });
+
+  it('says plainly it cannot read a run of a later journal version, and keeps the run before it as recorded', async () => {
+    const lines = journalText.split('\n').filter(Boolean);
+    const [header, ...body] = lines.slice(0, lines.findIndex((l, i) => i > 0 && l.startsWith('{"type":"header"')));
+    const mixed = `${[...lines, header!.replace('"version":3', '"version":4'), ...body].join('\n')}\n`;
+    const { page, problems } = await openPage();
+    await page.goto(pathToFileURL(fileURLToPath(new URL('../dist/page/index.html', import.meta.url))).href);
+    await page.waitForSelector('body[data-ready="empty"]');
+    await page.setInputFiles('#file', [
+      { name: 'mixed.journal.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(mixed) },
+      { name: 'notebook.jsonl', mimeType: 'application/x-ndjson', buffer: await readFile(recorded.sessionFile) },
+    ]);
+    await ready(page);
+    expect(await page.$$eval('#segment option', (o) => o.map((x) => x.textContent!.replace(/ · \d{4}-.*$/, '')))).toEqual(['run 1', 'run 2', 'run 3 · cannot be read']);
+    // The page opens the last run: it says why it cannot show it.
+    expect(await page.textContent('#verdict')).toBe('run 3 cannot be read: it is journal version 4; this inspector reads versions 1, 2, 3');
+    expect(await page.$eval('#verdict', (v) => v.className)).toBe('verdict bad');
+    await page.selectOption('#segment', '1');
+    expect(await page.textContent('#verdict')).toBe('replay matches the recording (3 inputs)');
+    expect(problems).toEqual([]);
+  });
 });
