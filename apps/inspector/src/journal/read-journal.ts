@@ -8,6 +8,7 @@
  * may also carry the compactor's `reserveTokens` (an optional field: older version 3 journals lack it).
  */
 import type { Effect, ToolOutcome } from '@tiller/core';
+import { lastContentLine } from './last-content-line.js';
 
 export interface SegmentHeader {
   version: number;
@@ -104,13 +105,13 @@ export function readJournal(text: string): ParsedJournal {
   const raw = text.split('\n');
   // The newline after the last line ends that line; it does not start another.
   if (raw.at(-1) === '') raw.pop();
+  const last = lastContentLine(raw);
   for (const [i, line] of raw.entries()) {
-    if (line.trim() === '') {
+    if (i > last || line.trim() === '') {
       journal.lines = i + 1;
       continue;
     }
-    const torn = raw.slice(i + 1).every((l) => l.trim() === '');
-    appendJournalLine(journal, line, { lastLine: torn });
+    appendJournalLine(journal, line, { lastLine: i === last });
   }
   return journal;
 }
