@@ -6,6 +6,7 @@ import { recordNotebookSession } from '../../scripts/make-journals.js';
 import { replaySegment } from '../replay/replay-segment.js';
 import { segmentBase } from '../replay/segment-base.js';
 import { appendJournalLine, emptyJournal, readJournal } from './read-journal.js';
+import { isSessionText, readSession } from './read-session.js';
 
 let dir: string;
 let journalText: string;
@@ -68,5 +69,14 @@ describe('readJournal: a run this inspector cannot read', () => {
     const journal = readJournal(`${[...lines, foreign, ...lines.slice(1, 4)].join('\n')}\n`);
     expect(journal.segments.map((s) => s.inputs.length)).toEqual(readJournal(journalText).segments.map((s) => s.inputs.length));
     expect(journal.runs.at(-1)).toMatchObject({ kind: 'unreadable', lines: 4, reason: 'its header says "format" is "other.journal", not "tiller.journal"' });
+  });
+});
+
+describe('readJournal, readSession and isSessionText: a file saved with a byte-order mark', () => {
+  it('reads it as the same file without the mark', async () => {
+    expect(readJournal(`\uFEFF${journalText}`)).toEqual(readJournal(journalText));
+    const sessionText = await readFile(join(dir, 'notebook.jsonl'), 'utf8');
+    expect(isSessionText(`\uFEFF${sessionText}`)).toBe(true);
+    expect(readSession(`\uFEFF${sessionText}`)).toEqual(readSession(sessionText));
   });
 });

@@ -8,6 +8,7 @@
  * may also carry the compactor's `reserveTokens` (an optional field: older version 3 journals lack it).
  */
 import type { Effect, ToolOutcome } from '@tiller/core';
+import { withoutByteOrderMark } from './byte-order-mark.js';
 import { lastContentLine } from './last-content-line.js';
 
 export interface SegmentHeader {
@@ -130,7 +131,7 @@ export function appendJournalLine(journal: ParsedJournal, text: string, options:
   };
   let value: Record<string, unknown>;
   try {
-    value = JSON.parse(text) as Record<string, unknown>;
+    value = JSON.parse(line === 1 ? withoutByteOrderMark(text) : text) as Record<string, unknown>;
   } catch (error) {
     return problem(options.lastLine ? 'the last line is incomplete (a write was cut off); skipped' : `not JSON (${(error as Error).message})`);
   }

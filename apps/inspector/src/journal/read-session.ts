@@ -4,6 +4,7 @@
  * skipped; everything else loads.
  */
 import type { Entry } from '@tiller/core';
+import { withoutByteOrderMark } from './byte-order-mark.js';
 import { lastContentLine } from './last-content-line.js';
 import type { JournalProblem } from './read-journal.js';
 
@@ -20,7 +21,8 @@ export interface ParsedSession {
 }
 
 /** True when the text starts with a session header rather than a journal header. */
-export function isSessionText(text: string): boolean {
+export function isSessionText(file: string): boolean {
+  const text = withoutByteOrderMark(file);
   const first = text.slice(0, Math.max(0, text.indexOf('\n')) || text.length);
   try {
     return (JSON.parse(first) as { type?: unknown }).type === SESSION_HEADER_TYPE;
@@ -30,7 +32,7 @@ export function isSessionText(text: string): boolean {
 }
 
 export function readSession(text: string): ParsedSession {
-  const lines = text.split('\n');
+  const lines = withoutByteOrderMark(text).split('\n');
   const problems: JournalProblem[] = [];
   let header: { type?: unknown; id?: unknown; version?: unknown };
   try {

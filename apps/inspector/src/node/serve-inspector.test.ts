@@ -1,10 +1,9 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordNotebookSession, type RecordedFiles } from '../../scripts/make-journals.js';
-import { resolveInspectorSource } from './resolve-source.js';
 import { serveInspector } from './serve-inspector.js';
 
 let dir: string;
@@ -27,38 +26,6 @@ function get(port: number, path: string, host: string): Promise<{ status: number
     req.end();
   });
 }
-
-describe('resolveInspectorSource', () => {
-  it('finds the journal beside a session file and the session beside a journal', async () => {
-    expect(await resolveInspectorSource(files.sessionFile)).toEqual({ journal: files.journalFile, session: files.sessionFile, name: 'notebook.jsonl' });
-    expect(await resolveInspectorSource(files.journalFile)).toEqual({ journal: files.journalFile, session: files.sessionFile, name: 'notebook.journal.jsonl' });
-  });
-
-  it('takes a file a live run has not written yet as what its name says', async () => {
-    expect(await resolveInspectorSource(join(dir, 'later.jsonl'), { waitForJournal: true })).toEqual({
-      journal: join(dir, 'later.journal.jsonl'),
-      session: join(dir, 'later.jsonl'),
-      name: 'later.jsonl',
-    });
-    expect(await resolveInspectorSource(join(dir, 'later.journal.jsonl'), { waitForJournal: true })).toEqual({
-      journal: join(dir, 'later.journal.jsonl'),
-      session: undefined,
-      name: 'later.journal.jsonl',
-    });
-  });
-
-  it('says what a file is not', async () => {
-    const junk = join(dir, 'junk.jsonl');
-    await writeFile(junk, 'hello\n');
-    await expect(resolveInspectorSource(junk)).rejects.toThrow(/junk\.jsonl: line 1 is not JSON: this is neither a Tiller journal nor a session file/);
-    await writeFile(junk, '{"type":"something"}\n');
-    await expect(resolveInspectorSource(junk)).rejects.toThrow(/neither a journal header nor a session header \(type "something"\)/);
-    await expect(resolveInspectorSource(join(dir, 'missing.jsonl'))).rejects.toThrow(/missing\.jsonl: no such file/);
-    const lonely = join(dir, 'lonely.jsonl');
-    await writeFile(lonely, `${(await readFile(files.sessionFile, 'utf8')).split('\n')[0]}\n`);
-    await expect(resolveInspectorSource(lonely)).rejects.toThrow(/is a session file, but its journal .*lonely\.journal\.jsonl is not there/);
-  });
-});
 
 describe('serveInspector', () => {
   it('listens on 127.0.0.1 only, serves the page with its config and the files, and refuses other host names', async () => {
