@@ -1,9 +1,11 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordNotebookSession, type RecordedFiles } from '../../scripts/make-journals.js';
+import { InspectorOptionsError } from './inspector-options-error.js';
 import { serveInspector } from './serve-inspector.js';
 
 let dir: string;
@@ -43,5 +45,58 @@ describe('serveInspector', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+/** Whether something listens on 127.0.0.1:port. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+describe('serveInspector: bad options', () => {
+  it('refuses each bad option by name before it listens', async () => {
+    const file = files.journalFile;
+    const heard: string[] = [];
+    const onListening = (url: string) => void heard.push(url);
+    const cases: Array<[unknown, RegExp]> = [
+      [{ file, bogus: 1, onListening }, /^serveInspector: option bogus: unknown option$/],
+      [{ file, port: 'abc', onListening }, /^serveInspector: option port: expected a whole number from 0 to 65535, got "abc"$/],
+      [{ file, port: -1, onListening }, /^serveInspector: option port: expected a whole number from 0 to 65535, got -1$/],
+      [{ file, port: 1.5, onListening }, /^serveInspector: option port: expected a whole number from 0 to 65535, got 1\.5$/],
+      [{ file, follow: 'yes', onListening }, /^serveInspector: option follow: expected true or false, got "yes"$/],
+      [{ file: 42, onListening }, /^serveInspector: option file: expected the path of a journal or a session file, got 42$/],
+      [{ onListening }, /^serveInspector: option file: expected the path of a journal or a session file, got undefined$/],
+      [{ file, onListening: 5 }, /^serveInspector: option onListening: expected a function, got 5$/],
+      [undefined, /^serveInspector: expected an options object such as \{ file \}, got undefined$/],
+    ];
+    for (const [options, message] of cases) {
+      const error = await serveInspector(options as never).then(() => undefined, (e: unknown) => e);
+      expect(InspectorOptionsError.isInstance(error), String(error)).toBe(true);
+      expect((error as Error).message).toMatch(message);
+      expect(error).toMatchObject({ code: 'invalid_options', entryPoint: 'serveInspector' });
+    }
+    expect(heard).toEqual([]);
+  });
+
+  it('closes its server when onListening throws, and rejects with that error', async () => {
+    let port = 0;
+    const failure = new Error('the host could not print the url');
+    const served = serveInspector({
+      file: files.journalFile,
+      onListening: (url) => {
+        port = Number(new URL(url).port);
+        throw failure;
+      },
+    });
+    await expect(served).rejects.toBe(failure);
+    expect(port).toBeGreaterThan(0);
+    expect(await listening(port)).toBe(false);
   });
 });
