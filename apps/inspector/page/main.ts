@@ -4,7 +4,7 @@
  * keyboard in four panes. A live journal arrives line by line over server-sent events.
  */
 import './style.css';
-import { appendJournalLine, effectId, emptyJournal, readJournal, type JournalSegment, type ParsedJournal } from '../src/journal/read-journal.js';
+import { appendJournalLine, effectId, emptyJournal, readJournal, type JournalRun, type JournalSegment, type ParsedJournal, type UnreadableRun } from '../src/journal/read-journal.js';
 import { isSessionText, readSession, type ParsedSession } from '../src/journal/read-session.js';
 import { segmentBase } from '../src/replay/segment-base.js';
 import { CONFIG_GLOBAL, type InspectorConfig } from '../src/page-config.js';
@@ -36,6 +36,8 @@ const detail = byId('detail');
 
 let loaded: Loaded | null = null;
 let replay: SegmentReplay | null = null;
+/** The run picked, when this inspector cannot read it (then `replay` is null). */
+let unreadable: UnreadableRun | null = null;
 const replays = new Map<number, SegmentReplay>();
 let position = 0;
 
@@ -61,10 +63,12 @@ function replayOf(segment: JournalSegment): SegmentReplay {
   return found;
 }
 
-function selectSegment(index: number): void {
+/** Picks a run by its place among all the journal's runs (the picker's value). */
+function selectRun(index: number): void {
   if (!loaded) return;
-  const segment = loaded.journal.segments[index];
-  replay = segment ? replayOf(segment) : null;
+  const run = loaded.journal.runs[index];
+  replay = run?.kind === 'readable' ? replayOf(run.segment) : null;
+  unreadable = run?.kind === 'unreadable' ? run : null;
   segmentSelect.value = String(index);
   timeline.setReplay(replay);
   gauge.setReplay(replay);
@@ -118,6 +122,11 @@ function notify(): void {
   const add = (text: string, kind = 'warn') => notices.append(el('div', { class: `notice ${kind}` }, text));
   for (const problem of [...(loaded?.journal.problems ?? []), ...(loaded?.session?.problems ?? [])].slice(0, 5)) add(problem.message);
   if (replay?.baseProblem) add(replay.baseProblem);
+  if (unreadable) {
+    verdict.textContent = `run ${unreadable.number} cannot be read: ${unreadable.reason}`;
+    verdict.className = 'verdict bad';
+    return;
+  }
   if (!replay) {
     verdict.textContent = loaded ? 'the journal holds no segment' : 'no journal open';
     verdict.className = 'verdict';
@@ -133,22 +142,21 @@ function notify(): void {
   }
 }
 
-/** A run in the picker: its number, when it started, the model when the journal names it. */
-function segmentOption(segment: JournalSegment): HTMLOptionElement {
-  const { createdAt, model } = segment.header;
-  return el('option', { value: String(segment.index) }, `run ${segment.index + 1} · ${createdAt.replace('T', ' ').slice(0, 19)}${model ? ` · ${model}` : ''}`);
+/** A run in the picker: its number, when it started, the model when the journal names it; or that it cannot be read. */
+function runOption(run: JournalRun, index: number): HTMLOptionElement {
+  if (run.kind === 'unreadable') return el('option', { value: String(index) }, `run ${run.number} · cannot be read`);
+  const { createdAt, model } = run.segment.header;
+  return el('option', { value: String(index) }, `run ${run.segment.number} · ${createdAt.replace('T', ' ').slice(0, 19)}${model ? ` · ${model}` : ''}`);
 }
 
 function open(next: Loaded): void {
   loaded = next;
   replays.clear();
   document.title = `${next.name} · Tiller inspector`;
-  segmentSelect.replaceChildren(
-    ...next.journal.segments.map(segmentOption),
-  );
+  segmentSelect.replaceChildren(...next.journal.runs.map(runOption));
   document.body.classList.toggle('live', next.live);
   (follow.parentElement as HTMLElement).hidden = !next.live;
-  selectSegment(Math.max(0, next.journal.segments.length - 1));
+  selectRun(Math.max(0, next.journal.runs.length - 1));
   document.body.dataset.ready = 'true';
   // Time from the start of navigation to the first picture of the replay: what the benchmark reads.
   document.body.dataset.loadMs = performance.now().toFixed(0);
@@ -213,12 +221,12 @@ async function followLive(eventsUrl: string, sessionUrl: string | undefined): Pr
   let pending = false;
   source.addEventListener('message', (event) => {
     if (!loaded) return;
-    const before = loaded.journal.segments.length;
+    const before = loaded.journal.runs.length;
     appendJournalLine(loaded.journal, event.data);
-    if (loaded.journal.segments.length !== before) {
-      const s = loaded.journal.segments.at(-1)!;
-      segmentSelect.append(segmentOption(s));
-      if (follow.checked) selectSegment(s.index);
+    if (loaded.journal.runs.length !== before) {
+      const index = loaded.journal.runs.length - 1;
+      segmentSelect.append(runOption(loaded.journal.runs[index]!, index));
+      if (follow.checked) selectRun(index);
     }
     if (pending) return;
     pending = true;
@@ -245,7 +253,7 @@ byId('chart-size').addEventListener('click', (event) => {
 });
 byId('prev').addEventListener('click', () => go(position - 1));
 byId('next').addEventListener('click', () => go(position + 1));
-segmentSelect.addEventListener('change', () => selectSegment(Number(segmentSelect.value)));
+segmentSelect.addEventListener('change', () => selectRun(Number(segmentSelect.value)));
 document.addEventListener('keydown', (event) => {
   if (event.target instanceof HTMLInputElement && event.target.type !== 'range') return;
   const moves: Record<string, number> = { ArrowRight: 1, ArrowDown: 1, j: 1, ArrowLeft: -1, ArrowUp: -1, k: -1, PageDown: 50, PageUp: -50 };

@@ -10,3 +10,4 @@ export { serveInspector, type InspectorServer, type ServeInspectorOptions } from
 export { writeInspectorHtml } from './node/write-inspector-html.js';
 export { InspectorSourceError, resolveInspectorSource, type InspectorSource } from './node/resolve-source.js';
 export { buildPage } from './node/page-html.js';
+export { InspectorOptionsError } from './node/inspector-options-error.js';

@@ -92,6 +92,17 @@ function positionOf(type: string, nth = 1): number {
   return index + 1;
 }
 
+/** Opens the page from file:// with nothing and picks a journal with the recorded session file. */
+async function pickWithSession(page: Page, name: string, journal: string): Promise<void> {
+  await page.goto(pathToFileURL(fileURLToPath(new URL('../dist/page/index.html', import.meta.url))).href);
+  await page.waitForSelector('body[data-ready="empty"]');
+  await page.setInputFiles('#file', [
+    { name, mimeType: 'application/x-ndjson', buffer: Buffer.from(journal) },
+    { name: 'notebook.jsonl', mimeType: 'application/x-ndjson', buffer: await readFile(recorded.sessionFile) },
+  ]);
+  await ready(page);
+}
+
 async function goTo(page: Page, position: number): Promise<void> {
   await page.keyboard.press('Home');
   for (let i = 0; i < position; i++) await page.keyboard.press('ArrowRight');
@@ -312,13 +323,7 @@ describe('the inspector page', { timeout: 60_000 }, () => {
     // The model "answered" the first call without tool calls: the replay goes elsewhere from there.
     const tampered = journalText.replace(/"toolCall","id":"call-1-1"/, '"toolCall","id":"call-1-x"');
     expect(tampered).not.toBe(journalText);
-    await page.goto(pathToFileURL(fileURLToPath(new URL('../dist/page/index.html', import.meta.url))).href);
-    await page.waitForSelector('body[data-ready="empty"]');
-    await page.setInputFiles('#file', [
-      { name: 'notebook.journal.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(tampered) },
-      { name: 'notebook.jsonl', mimeType: 'application/x-ndjson', buffer: await readFile(recorded.sessionFile) },
-    ]);
-    await ready(page);
+    await pickWithSession(page, 'notebook.journal.jsonl', tampered);
     await page.selectOption('#segment', '0');
     expect(await page.textContent('#verdict')).toBe(`replay differs from the recording at input #${positionOf('llm.done')}`);
     await goTo(page, positionOf('llm.done'));
@@ -336,6 +341,21 @@ describe('the inspector page', { timeout: 60_000 }, () => {
       [journalText, session],
     );
     await page.waitForFunction(() => document.getElementById('verdict')?.textContent === 'replay matches the recording (3 inputs)');
+    expect(problems).toEqual([]);
+  });
+
+  it('says plainly it cannot read a run of a later journal version, and keeps the run before it as recorded', async () => {
+    const lines = journalText.split('\n').filter(Boolean);
+    const [header, ...body] = lines.slice(0, lines.findIndex((l, i) => i > 0 && l.startsWith('{"type":"header"')));
+    const mixed = `${[...lines, header!.replace('"version":3', '"version":4'), ...body].join('\n')}\n`;
+    const { page, problems } = await openPage();
+    await pickWithSession(page, 'mixed.journal.jsonl', mixed);
+    expect(await page.$$eval('#segment option', (o) => o.map((x) => x.textContent!.replace(/ · \d{4}-.*$/, '')))).toEqual(['run 1', 'run 2', 'run 3 · cannot be read']);
+    // The page opens the last run: it says why it cannot show it.
+    expect(await page.textContent('#verdict')).toBe('run 3 cannot be read: it is journal version 4; this inspector reads versions 1, 2, 3');
+    expect(await page.$eval('#verdict', (v) => v.className)).toBe('verdict bad');
+    await page.selectOption('#segment', '1');
+    expect(await page.textContent('#verdict')).toBe('replay matches the recording (3 inputs)');
     expect(problems).toEqual([]);
   });
 });

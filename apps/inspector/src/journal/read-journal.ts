@@ -8,6 +8,8 @@
  * may also carry the compactor's `reserveTokens` (an optional field: older version 3 journals lack it).
  */
 import type { Effect, ToolOutcome } from '@tiller/core';
+import { withoutByteOrderMark } from './byte-order-mark.js';
+import { lastContentLine } from './last-content-line.js';
 
 export interface SegmentHeader {
   version: number;
@@ -46,7 +48,10 @@ export interface ToolRun {
 }
 
 export interface JournalSegment {
+  /** Position among the readable runs (`segments[index]`). */
   index: number;
+  /** 1-based position among all the journal's runs, readable or not: the page's "run N". */
+  number: number;
   header: SegmentHeader;
   inputs: RecordedInput[];
   /** By tool call id, in the order they started. */
@@ -58,8 +63,30 @@ export interface JournalProblem {
   message: string;
 }
 
+/**
+ * A run whose header this inspector refused (a later journal version, another format). Its lines
+ * are counted here and read into no run: put in the run before it, they would make that run's
+ * replay differ from its recording.
+ */
+export interface UnreadableRun {
+  kind: 'unreadable';
+  number: number;
+  /** 1-based line of its header. */
+  line: number;
+  /** Lines it holds, its header included. */
+  lines: number;
+  /** Why it cannot be read, for example `it is journal version 4; this inspector reads versions 1, 2, 3`. */
+  reason: string;
+}
+
+/** Every run of a journal in file order; the lines after a header belong to its run. */
+export type JournalRun = { kind: 'readable'; segment: JournalSegment } | UnreadableRun;
+
 export interface ParsedJournal {
+  /** The runs this inspector reads, in file order. */
   segments: JournalSegment[];
+  /** All runs, in file order, those it cannot read included. */
+  runs: JournalRun[];
   /** Lines that could not be read; everything around them still loads. */
   problems: JournalProblem[];
   /** Lines read so far (the next line to feed `appendJournalLine` is `lines + 1`). */
@@ -70,7 +97,7 @@ export const JOURNAL_FORMAT = 'tiller.journal';
 export const READABLE_VERSIONS: ReadonlySet<number> = new Set([1, 2, 3]);
 
 export function emptyJournal(): ParsedJournal {
-  return { segments: [], problems: [], lines: 0 };
+  return { segments: [], runs: [], problems: [], lines: 0 };
 }
 
 /** Reads a whole journal file. A torn last line (a crash mid-write) is reported, not fatal. */
@@ -79,20 +106,21 @@ export function readJournal(text: string): ParsedJournal {
   const raw = text.split('\n');
   // The newline after the last line ends that line; it does not start another.
   if (raw.at(-1) === '') raw.pop();
+  const last = lastContentLine(raw);
   for (const [i, line] of raw.entries()) {
-    if (line.trim() === '') {
+    if (i > last || line.trim() === '') {
       journal.lines = i + 1;
       continue;
     }
-    const torn = raw.slice(i + 1).every((l) => l.trim() === '');
-    appendJournalLine(journal, line, { lastLine: torn });
+    appendJournalLine(journal, line, { lastLine: i === last });
   }
   return journal;
 }
 
 /**
  * Adds one line (a live journal arrives line by line). Returns the segment it went to, or null
- * when the line was not usable (the problem is recorded).
+ * when the line was not usable (the problem is recorded) or belongs to a run this inspector
+ * cannot read.
  */
 export function appendJournalLine(journal: ParsedJournal, text: string, options: { lastLine?: boolean } = {}): JournalSegment | null {
   journal.lines += 1;
@@ -103,22 +131,30 @@ export function appendJournalLine(journal: ParsedJournal, text: string, options:
   };
   let value: Record<string, unknown>;
   try {
-    value = JSON.parse(text) as Record<string, unknown>;
+    value = JSON.parse(line === 1 ? withoutByteOrderMark(text) : text) as Record<string, unknown>;
   } catch (error) {
     return problem(options.lastLine ? 'the last line is incomplete (a write was cut off); skipped' : `not JSON (${(error as Error).message})`);
   }
   if (typeof value !== 'object' || value === null) return problem('not a JSON object');
   if (value.type === 'header') {
-    if (value.format !== JOURNAL_FORMAT) return problem(`"format" is ${JSON.stringify(value.format)}, expected "${JOURNAL_FORMAT}"`);
-    if (typeof value.version !== 'number' || !READABLE_VERSIONS.has(value.version)) {
-      return problem(`journal version ${JSON.stringify(value.version)} is not one this inspector reads (${[...READABLE_VERSIONS].join(', ')})`);
+    const refused = refusal(value);
+    const number = journal.runs.length + 1;
+    if (refused) {
+      journal.runs.push({ kind: 'unreadable', number, line, lines: 1, reason: refused });
+      return problem(`run ${number} cannot be read: ${refused}. Its lines are skipped.`);
     }
-    const segment: JournalSegment = { index: journal.segments.length, header: headerOf(value), inputs: [], tools: new Map() };
+    const segment: JournalSegment = { index: journal.segments.length, number, header: headerOf(value), inputs: [], tools: new Map() };
     journal.segments.push(segment);
+    journal.runs.push({ kind: 'readable', segment });
     return segment;
   }
-  const segment = journal.segments.at(-1);
-  if (!segment) return problem('a journal starts with a header line');
+  const run = journal.runs.at(-1);
+  if (!run) return problem('a journal starts with a header line');
+  if (run.kind === 'unreadable') {
+    run.lines += 1;
+    return null;
+  }
+  const segment = run.segment;
   switch (value.type) {
     case 'input': {
       const input = value.input as RecordedInput['input'] | undefined;
@@ -148,6 +184,15 @@ export function appendJournalLine(journal: ParsedJournal, text: string, options:
     default:
       return problem(`unknown line type ${JSON.stringify(value.type)}`);
   }
+}
+
+/** Why this inspector cannot read the run a header starts, or undefined when it can. */
+function refusal(header: Record<string, unknown>): string | undefined {
+  if (header.format !== JOURNAL_FORMAT) return `its header says "format" is ${JSON.stringify(header.format)}, not "${JOURNAL_FORMAT}"`;
+  if (typeof header.version !== 'number' || !READABLE_VERSIONS.has(header.version)) {
+    return `it is journal version ${JSON.stringify(header.version)}; this inspector reads versions ${[...READABLE_VERSIONS].join(', ')}`;
+  }
+  return undefined;
 }
 
 /**

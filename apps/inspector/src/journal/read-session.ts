@@ -4,6 +4,8 @@
  * skipped; everything else loads.
  */
 import type { Entry } from '@tiller/core';
+import { withoutByteOrderMark } from './byte-order-mark.js';
+import { lastContentLine } from './last-content-line.js';
 import type { JournalProblem } from './read-journal.js';
 
 export const SESSION_HEADER_TYPE = 'tiller.session';
@@ -19,7 +21,8 @@ export interface ParsedSession {
 }
 
 /** True when the text starts with a session header rather than a journal header. */
-export function isSessionText(text: string): boolean {
+export function isSessionText(file: string): boolean {
+  const text = withoutByteOrderMark(file);
   const first = text.slice(0, Math.max(0, text.indexOf('\n')) || text.length);
   try {
     return (JSON.parse(first) as { type?: unknown }).type === SESSION_HEADER_TYPE;
@@ -29,7 +32,7 @@ export function isSessionText(text: string): boolean {
 }
 
 export function readSession(text: string): ParsedSession {
-  const lines = text.split('\n');
+  const lines = withoutByteOrderMark(text).split('\n');
   const problems: JournalProblem[] = [];
   let header: { type?: unknown; id?: unknown; version?: unknown };
   try {
@@ -40,15 +43,15 @@ export function readSession(text: string): ParsedSession {
   if (header.type !== SESSION_HEADER_TYPE) throw new Error(`session line 1: not a session header (expected "type": "${SESSION_HEADER_TYPE}")`);
   const version = typeof header.version === 'number' ? header.version : 0;
   const session: ParsedSession = { id: String(header.id ?? ''), entries: [], byId: new Map(), labels: new Map(), problems };
-  for (let i = 1; i < lines.length; i++) {
+  const last = lastContentLine(lines);
+  for (let i = 1; i <= last; i++) {
     const text = lines[i]!;
     if (text.trim() === '') continue;
     let value: Record<string, unknown>;
     try {
       value = JSON.parse(text) as Record<string, unknown>;
     } catch {
-      const last = lines.slice(i + 1).every((l) => l.trim() === '');
-      problems.push({ line: i + 1, message: `session line ${i + 1}: ${last ? 'the last line is incomplete; skipped' : 'not JSON; skipped'}` });
+      problems.push({ line: i + 1, message: `session line ${i + 1}: ${i === last ? 'the last line is incomplete; skipped' : 'not JSON; skipped'}` });
       continue;
     }
     // Version 1 named the kind `type` and the time `timestamp`.

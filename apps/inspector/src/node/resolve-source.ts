@@ -1,6 +1,7 @@
 import { access, open } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { journalPathFor } from '@tiller/shell';
+import { withoutByteOrderMark } from '../journal/byte-order-mark.js';
 
 /** The files behind an inspection: a journal, and the session file it belongs to when there is one. */
 export interface InspectorSource {
@@ -15,14 +16,34 @@ export class InspectorSourceError extends Error {
 
 const exists = (path: string) => access(path).then(() => true, () => false);
 
-async function firstLine(path: string): Promise<string> {
-  const handle = await open(path, 'r');
+/** A header line is a few hundred bytes; a first line this long without an end is no header. */
+const MAX_FIRST_LINE = 1 << 20;
+
+/** The file's first line (without a byte-order mark), read up to its newline however long it is. */
+async function firstLine(path: string, file: string): Promise<string> {
+  let handle;
   try {
-    const buffer = Buffer.alloc(4096);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return buffer.toString('utf8', 0, bytesRead).split('\n')[0] ?? '';
+    handle = await open(path, 'r');
+    const chunks: Buffer[] = [];
+    for (let read = 0; read < MAX_FIRST_LINE; ) {
+      const chunk = Buffer.alloc(65_536);
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, read);
+      if (bytesRead === 0) break;
+      const end = chunk.subarray(0, bytesRead).indexOf(0x0a);
+      chunks.push(chunk.subarray(0, end < 0 ? bytesRead : end));
+      if (end >= 0) return withoutByteOrderMark(Buffer.concat(chunks).toString('utf8'));
+      read += bytesRead;
+    }
+    const text = Buffer.concat(chunks);
+    if (text.length >= MAX_FIRST_LINE) throw new InspectorSourceError(`${file}: line 1 runs past 1 MiB without ending: this is neither a Tiller journal nor a session file`);
+    return withoutByteOrderMark(text.toString('utf8'));
+  } catch (error) {
+    if (error instanceof InspectorSourceError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EISDIR') throw new InspectorSourceError(`${file} is a directory: give a journal, or a session file with its journal beside it`);
+    throw new InspectorSourceError(`${file}: cannot be read (${(error as Error).message})`, { cause: error });
   } finally {
-    await handle.close();
+    await handle?.close();
   }
 }
 
@@ -42,9 +63,12 @@ export async function resolveInspectorSource(file: string, options: { waitForJou
     }
     throw new InspectorSourceError(`${file}: no such file (give a journal, or a session file with its journal beside it)`);
   }
+  const line = await firstLine(path, file);
+  // An empty file is a journal no run has written to yet: the page says it holds no run.
+  if (line.trim() === '') return journalSource(path);
   let kind: unknown;
   try {
-    kind = (JSON.parse(await firstLine(path)) as { type?: unknown }).type;
+    kind = (JSON.parse(line) as { type?: unknown }).type;
   } catch {
     throw new InspectorSourceError(`${file}: line 1 is not JSON: this is neither a Tiller journal nor a session file`);
   }
@@ -56,6 +80,11 @@ export async function resolveInspectorSource(file: string, options: { waitForJou
     return { journal, session: path, name: basename(path) };
   }
   if (kind !== 'header') throw new InspectorSourceError(`${file}: line 1 is neither a journal header nor a session header (type ${JSON.stringify(kind)})`);
+  return journalSource(path);
+}
+
+/** A journal, with the session file beside it when there is one. */
+async function journalSource(path: string): Promise<InspectorSource> {
   const sibling = path.endsWith('.journal.jsonl') ? `${path.slice(0, -'.journal.jsonl'.length)}.jsonl` : undefined;
   return { journal: path, session: sibling && (await exists(sibling)) ? sibling : undefined, name: basename(path) };
 }

@@ -1,10 +1,11 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordNotebookSession, type RecordedFiles } from '../../scripts/make-journals.js';
-import { resolveInspectorSource } from './resolve-source.js';
+import { InspectorOptionsError } from './inspector-options-error.js';
 import { serveInspector } from './serve-inspector.js';
 
 let dir: string;
@@ -28,38 +29,6 @@ function get(port: number, path: string, host: string): Promise<{ status: number
   });
 }
 
-describe('resolveInspectorSource', () => {
-  it('finds the journal beside a session file and the session beside a journal', async () => {
-    expect(await resolveInspectorSource(files.sessionFile)).toEqual({ journal: files.journalFile, session: files.sessionFile, name: 'notebook.jsonl' });
-    expect(await resolveInspectorSource(files.journalFile)).toEqual({ journal: files.journalFile, session: files.sessionFile, name: 'notebook.journal.jsonl' });
-  });
-
-  it('takes a file a live run has not written yet as what its name says', async () => {
-    expect(await resolveInspectorSource(join(dir, 'later.jsonl'), { waitForJournal: true })).toEqual({
-      journal: join(dir, 'later.journal.jsonl'),
-      session: join(dir, 'later.jsonl'),
-      name: 'later.jsonl',
-    });
-    expect(await resolveInspectorSource(join(dir, 'later.journal.jsonl'), { waitForJournal: true })).toEqual({
-      journal: join(dir, 'later.journal.jsonl'),
-      session: undefined,
-      name: 'later.journal.jsonl',
-    });
-  });
-
-  it('says what a file is not', async () => {
-    const junk = join(dir, 'junk.jsonl');
-    await writeFile(junk, 'hello\n');
-    await expect(resolveInspectorSource(junk)).rejects.toThrow(/junk\.jsonl: line 1 is not JSON: this is neither a Tiller journal nor a session file/);
-    await writeFile(junk, '{"type":"something"}\n');
-    await expect(resolveInspectorSource(junk)).rejects.toThrow(/neither a journal header nor a session header \(type "something"\)/);
-    await expect(resolveInspectorSource(join(dir, 'missing.jsonl'))).rejects.toThrow(/missing\.jsonl: no such file/);
-    const lonely = join(dir, 'lonely.jsonl');
-    await writeFile(lonely, `${(await readFile(files.sessionFile, 'utf8')).split('\n')[0]}\n`);
-    await expect(resolveInspectorSource(lonely)).rejects.toThrow(/is a session file, but its journal .*lonely\.journal\.jsonl is not there/);
-  });
-});
-
 describe('serveInspector', () => {
   it('listens on 127.0.0.1 only, serves the page with its config and the files, and refuses other host names', async () => {
     const urls: string[] = [];
@@ -76,5 +45,58 @@ describe('serveInspector', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+/** Whether something listens on 127.0.0.1:port. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+describe('serveInspector: bad options', () => {
+  it('refuses each bad option by name before it listens', async () => {
+    const file = files.journalFile;
+    const heard: string[] = [];
+    const onListening = (url: string) => void heard.push(url);
+    const cases: Array<[unknown, RegExp]> = [
+      [{ file, bogus: 1, onListening }, /^serveInspector: option bogus: unknown option$/],
+      [{ file, port: 'abc', onListening }, /^serveInspector: option port: expected a whole number from 0 to 65535, got "abc"$/],
+      [{ file, port: -1, onListening }, /^serveInspector: option port: expected a whole number from 0 to 65535, got -1$/],
+      [{ file, port: 1.5, onListening }, /^serveInspector: option port: expected a whole number from 0 to 65535, got 1\.5$/],
+      [{ file, follow: 'yes', onListening }, /^serveInspector: option follow: expected true or false, got "yes"$/],
+      [{ file: 42, onListening }, /^serveInspector: option file: expected the path of a journal or a session file, got 42$/],
+      [{ onListening }, /^serveInspector: option file: expected the path of a journal or a session file, got undefined$/],
+      [{ file, onListening: 5 }, /^serveInspector: option onListening: expected a function, got 5$/],
+      [undefined, /^serveInspector: expected an options object such as \{ file \}, got undefined$/],
+    ];
+    for (const [options, message] of cases) {
+      const error = await serveInspector(options as never).then(() => undefined, (e: unknown) => e);
+      expect(InspectorOptionsError.isInstance(error), String(error)).toBe(true);
+      expect((error as Error).message).toMatch(message);
+      expect(error).toMatchObject({ code: 'invalid_options', entryPoint: 'serveInspector' });
+    }
+    expect(heard).toEqual([]);
+  });
+
+  it('closes its server when onListening throws, and rejects with that error', async () => {
+    let port = 0;
+    const failure = new Error('the host could not print the url');
+    const served = serveInspector({
+      file: files.journalFile,
+      onListening: (url) => {
+        port = Number(new URL(url).port);
+        throw failure;
+      },
+    });
+    await expect(served).rejects.toBe(failure);
+    expect(port).toBeGreaterThan(0);
+    expect(await listening(port)).toBe(false);
   });
 });

@@ -6,21 +6,9 @@ import { withConfig, type InspectorConfig } from '../page-config.js';
 import { followLines } from './follow-lines.js';
 import { pageHtml } from './page-html.js';
 import { resolveInspectorSource, type InspectorSource } from './resolve-source.js';
+import { checkServeInspectorOptions, type ServeInspectorOptions } from './serve-inspector-options.js';
 
-export interface ServeInspectorOptions {
-  /** A journal, or a session file with its journal beside it. */
-  file: string;
-  /** 0 (the default) picks a free port. */
-  port?: number;
-  /**
-   * Follow the journal as it is written (a live run): the page streams it over server-sent
-   * events from the first line on and keeps up with new ones. Default false: the page loads the
-   * file as it is. The journal need not exist yet when following.
-   */
-  follow?: boolean;
-  /** Called with the URL once the server listens (for example to print it). */
-  onListening?: (url: string) => void;
-}
+export type { ServeInspectorOptions };
 
 export interface InspectorServer {
   /** `http://127.0.0.1:<port>/` */
@@ -37,7 +25,8 @@ export interface InspectorServer {
  * event, its line number as the id; a client that reconnects with Last-Event-ID, or asks
  * `?after=N`, gets the lines after that one; nothing is ever dropped from the start).
  */
-export async function serveInspector(options: ServeInspectorOptions): Promise<InspectorServer> {
+export async function serveInspector(given: ServeInspectorOptions): Promise<InspectorServer> {
+  const options = checkServeInspectorOptions(given);
   const source = await resolveInspectorSource(options.file, { waitForJournal: options.follow === true });
   const html = await pageHtml();
   const streams = new Set<AbortController>();
@@ -96,19 +85,21 @@ export async function serveInspector(options: ServeInspectorOptions): Promise<In
   });
   port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}/`;
-  options.onListening?.(url);
-  return {
-    url,
-    port,
-    source,
-    async close() {
-      for (const controller of streams) controller.abort();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-    },
+  const close = async () => {
+    for (const controller of streams) controller.abort();
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
   };
+  try {
+    options.onListening?.(url);
+  } catch (error) {
+    // The caller never gets the server to close: close it here rather than leave the port held.
+    await close();
+    throw error;
+  }
+  return { url, port, source, close };
 }
 
 function send(response: ServerResponse, status: number, type: string, body: string): void {

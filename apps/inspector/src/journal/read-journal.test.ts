@@ -1,0 +1,82 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordNotebookSession } from '../../scripts/make-journals.js';
+import { replaySegment } from '../replay/replay-segment.js';
+import { segmentBase } from '../replay/segment-base.js';
+import { appendJournalLine, emptyJournal, readJournal } from './read-journal.js';
+import { isSessionText, readSession } from './read-session.js';
+
+let dir: string;
+let journalText: string;
+let lines: string[];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'tiller-read-journal-'));
+  journalText = await readFile((await recordNotebookSession(dir)).journalFile, 'utf8');
+  lines = journalText.split('\n').filter(Boolean);
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+/** Run 1's lines, its header first. */
+const firstRun = () => lines.slice(0, lines.findIndex((l, i) => i > 0 && l.startsWith('{"type":"header"')));
+
+/** The recorded journal with a run of a later version appended: its header says 4, its lines are run 1's. */
+function withVersion4Run(): { text: string; headerLine: number; runLines: number } {
+  const [header, ...body] = firstRun();
+  const v4 = header!.replace('"version":3', '"version":4');
+  expect(v4).not.toBe(header);
+  return { text: `${[...lines, v4, ...body].join('\n')}\n`, headerLine: lines.length + 1, runLines: body.length + 1 };
+}
+
+describe('readJournal: a run this inspector cannot read', () => {
+  it('keeps its lines out of the run before it, and names the run and its version', () => {
+    const recorded = readJournal(journalText);
+    const { text, headerLine, runLines } = withVersion4Run();
+    expect(runLines).toBeGreaterThan(10);
+    const journal = readJournal(text);
+    // The readable runs are exactly as recorded: the version-4 run's inputs joined none of them.
+    expect(journal.segments.map((s) => s.inputs.length)).toEqual(recorded.segments.map((s) => s.inputs.length));
+    const last = journal.segments.at(-1)!;
+    expect(replaySegment(last, segmentBase(last, undefined, journal.segments.slice(0, -1).map((s) => replaySegment(s, [])))).firstDivergence).toBeNull();
+    expect(journal.runs.map((r) => r.kind)).toEqual([...recorded.segments.map(() => 'readable'), 'unreadable']);
+    expect(journal.runs.at(-1)).toEqual({
+      kind: 'unreadable',
+      number: recorded.segments.length + 1,
+      line: headerLine,
+      lines: runLines,
+      reason: 'it is journal version 4; this inspector reads versions 1, 2, 3',
+    });
+    expect(journal.problems).toEqual([
+      { line: headerLine, message: `journal line ${headerLine}: run ${recorded.segments.length + 1} cannot be read: it is journal version 4; this inspector reads versions 1, 2, 3. Its lines are skipped.` },
+    ]);
+    expect(journal.lines).toBe(lines.length + runLines);
+  });
+
+  it('does the same for a live journal read line by line, and reads a readable run after it', () => {
+    const { text } = withVersion4Run();
+    const journal = emptyJournal();
+    for (const line of `${text}${lines.join('\n')}\n`.split('\n').filter(Boolean)) appendJournalLine(journal, line);
+    const recorded = readJournal(journalText).segments.map((s) => s.inputs.length);
+    expect(journal.runs.map((r) => r.kind)).toEqual([...recorded.map(() => 'readable'), 'unreadable', ...recorded.map(() => 'readable')]);
+    expect(journal.segments.map((s) => s.inputs.length)).toEqual([...recorded, ...recorded]);
+    expect(journal.segments.map((s) => s.number)).toEqual([1, 2, 4, 5]);
+  });
+
+  it('refuses a header of another format the same way', () => {
+    const foreign = lines[0]!.replace('"tiller.journal"', '"other.journal"');
+    const journal = readJournal(`${[...lines, foreign, ...lines.slice(1, 4)].join('\n')}\n`);
+    expect(journal.segments.map((s) => s.inputs.length)).toEqual(readJournal(journalText).segments.map((s) => s.inputs.length));
+    expect(journal.runs.at(-1)).toMatchObject({ kind: 'unreadable', lines: 4, reason: 'its header says "format" is "other.journal", not "tiller.journal"' });
+  });
+});
+
+describe('readJournal, readSession and isSessionText: a file saved with a byte-order mark', () => {
+  it('reads it as the same file without the mark', async () => {
+    expect(readJournal(`\uFEFF${journalText}`)).toEqual(readJournal(journalText));
+    const sessionText = await readFile(join(dir, 'notebook.jsonl'), 'utf8');
+    expect(isSessionText(`\uFEFF${sessionText}`)).toBe(true);
+    expect(readSession(`\uFEFF${sessionText}`)).toEqual(readSession(sessionText));
+  });
+});
