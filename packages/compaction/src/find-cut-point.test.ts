@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assistant, call, label, pathOf, result, user, words } from '../test/paths.js';
+import { assistant, call, cutsInsideBatch, hostNote, label, pathOf, result, turn, user, words } from '../test/paths.js';
 import { findCutPoint } from './find-cut-point.js';
 
 const ids = (path: { id: string }[], index: number) => path[index]?.id;
@@ -56,5 +56,34 @@ describe('findCutPoint', () => {
     const cut = findCutPoint(path, 1, path.length, 10_000);
     expect(cut.reached).toBe(false);
     expect(cut.firstKeptIndex).toBe(1);
+  });
+
+  it('never cuts at a host message that sits between a tool call and its result: the call stays with its result', () => {
+    const path = pathOf(
+      ...turn(1, [3000]),
+      user('refactor', 'u2'),
+      assistant([call('c2', 'read', { path: 'src/big.ts' })], { id: 'a2' }),
+      hostNote('note from the host: the CI is red', 'note'),
+      result('c2', words(2000), 'read', 'r2'),
+    );
+    const cut = findCutPoint(path, 0, path.length, 1500);
+    expect(ids(path, cut.firstKeptIndex)).toBe('a2');
+    expect(cut).toMatchObject({ isSplitTurn: true, reached: true });
+    expect(ids(path, cut.turnStartIndex)).toBe('u2');
+  });
+
+  it('does not take a host message inside a batch for the start of the turn it splits', () => {
+    const path = pathOf(
+      ...turn(1, [3000]),
+      user('refactor', 'u2'),
+      assistant([call('c2', 'read', { path: 'a' })], { id: 'a2' }),
+      hostNote('note from the host', 'note'),
+      result('c2', words(500), 'read', 'r2'),
+      assistant(words(2000), { id: 'a3' }),
+    );
+    const cut = findCutPoint(path, 0, path.length, 1500);
+    expect(ids(path, cut.firstKeptIndex)).toBe('a3');
+    expect(ids(path, cut.turnStartIndex)).toBe('u2');
+    expect(cutsInsideBatch(path, cut.turnStartIndex)).toBe(false);
   });
 });
