@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { assistant, call, extend, label, pathOf, result, turn, user, words } from '../test/paths.js';
 import { expectEachCompactionListsWhatLeftWithIt } from '../test/compaction-lists.js';
 import { scriptedSummarizer } from '@tiller/testing';
-import { buildContext, CompactionEntry, type Entry } from '@tiller/core';
+import { buildContext, CompactionEntry, type Entry, type Usage } from '@tiller/core';
 import { compact } from './compact.js';
 import { compactionEntry } from './compaction-entry.js';
-import { addUsage } from './summarizer.js';
+import { addUsage, type SummarizeRequest } from './summarizer.js';
 import { CompactionError } from './errors.js';
 import { estimateTextTokens, estimateTokens } from './estimate-tokens.js';
 import { prepareCompaction } from './prepare-compaction.js';
@@ -200,6 +200,49 @@ describe('compact', () => {
     expect(error).toBeInstanceOf(CompactionError);
     expect(error).toMatchObject({ code: 'aborted', message: expect.stringContaining('user pressed escape') });
     await expect(compact(preparation, scriptedSummarizer(), { signal: controller.signal })).rejects.toMatchObject({ code: 'aborted' });
+  });
+
+  it('counts usage fields a summarizer leaves out as 0, so the entry stays one the session log takes', async () => {
+    const preparation = prepareCompaction(splitTurns(), settings)!;
+    expect(preparation.isSplitTurn).toBe(true);
+    const local = { summarize: async () => ({ text: '## Goal\nshort', usage: { input: 900, output: 120, totalTokens: 1020 } as Usage }) };
+    const result = await compact(preparation, local);
+    expect(result.usage).toEqual({ input: 1800, output: 240, cacheRead: 0, cacheWrite: 0, totalTokens: 2040 });
+    expect(result.warnings).toEqual([]);
+    const entry = compactionEntry(result, { id: 'c1', parentId: 'x', at: '2026-01-02T00:00:00.000Z' });
+    expect(CompactionEntry.safeParse(entry).success).toBe(true);
+  });
+
+  it('leaves out a usage that is not counts of tokens, and says so in warnings; the entry stays valid', async () => {
+    const preparation = prepareCompaction(splitTurns(), settings)!;
+    for (const [usage, said] of [
+      ['lots', 'it is a string ("lots"), not an object'],
+      [{ input: '100', output: 10 }, 'input is a string ("100")'],
+      [{ input: -1 }, 'input is -1'],
+      [{ input: Number.NaN }, 'input is NaN'],
+      [{ totalTokens: 5, cost: { total: 'free' } }, 'cost.total is a string ("free")'],
+    ] as const) {
+      const junk = { summarize: async () => ({ text: '## Goal\nshort', usage: usage as unknown as Usage }) };
+      const result = await compact(preparation, junk);
+      expect(result.usage).toBeUndefined();
+      expect(result.warnings).toEqual([
+        expect.stringContaining(`the summarizer's usage (history) was left out: ${said}`),
+        expect.stringContaining(`the summarizer's usage (turn-prefix) was left out: ${said}`),
+      ]);
+      const entry = compactionEntry(result, { id: 'c1', parentId: 'x', at: '2026-01-02T00:00:00.000Z' });
+      expect(CompactionEntry.safeParse(entry).success).toBe(true);
+      expect(entry.provenance).not.toHaveProperty('summarizerUsage');
+    }
+  });
+
+  it('sums only the usages that are counts when one call of several reports junk', async () => {
+    const preparation = prepareCompaction(splitTurns(), settings)!;
+    const mixed = {
+      summarize: async (request: SummarizeRequest) => ({ text: '## Goal\nshort', usage: (request.purpose === 'history' ? { input: 10, output: 5 } : { input: '7' }) as unknown as Usage }),
+    };
+    const result = await compact(preparation, mixed);
+    expect(result.usage).toEqual({ input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 0 });
+    expect(result.warnings).toEqual([expect.stringContaining("the summarizer's usage (turn-prefix) was left out: input is a string (\"7\")")]);
   });
 
   it('fails clearly when the summarizer\'s window cannot hold even the instructions', async () => {

@@ -40,6 +40,8 @@ export interface CompactionResult {
   usage: Usage | undefined;
   summarizerModel: string | undefined;
   summarizerCalls: number;
+  /** What the summarizer reported that could not be recorded and was left out (a usage that is no count of tokens). */
+  warnings: string[];
 }
 
 /** Share of the reserve a history summary may fill; a turn prefix gets less (pi's proportions). */
@@ -99,5 +101,6 @@ export async function compact(preparation: CompactionPreparation, summarizer: Su
     usage: addUsage(historySummary?.usage, prefixSummary?.usage),
     summarizerModel: historySummary?.model ?? prefixSummary?.model ?? summarizer.model,
     summarizerCalls: (historySummary?.calls ?? 0) + (prefixSummary?.calls ?? 0),
+    warnings: [...(historySummary?.warnings ?? []), ...(prefixSummary?.warnings ?? [])],
   };
 }

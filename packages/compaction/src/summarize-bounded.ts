@@ -4,6 +4,7 @@ import { estimateTextTokens } from './estimate-tokens.js';
 import type { PromptParts } from './prompts.js';
 import { serializeMessage } from './serialize-conversation.js';
 import { addUsage, type SummarizeRequest, type SummaryPurpose, type Summarizer } from './summarizer.js';
+import { describeValue, readSummarizerUsage } from './summarizer-usage.js';
 import type { TokenCounter } from './token-counter.js';
 
 /** Room left for estimate error when filling the summarizer's window. */
@@ -16,6 +17,8 @@ export interface BoundedSummary {
   usage: Usage | undefined;
   model: string | undefined;
   calls: number;
+  /** What the summarizer reported that could not be recorded (a usage that is no count of tokens). */
+  warnings: string[];
 }
 
 export interface SummaryPlan {
@@ -49,6 +52,7 @@ export async function summarizeBounded(messages: readonly Message[], summarizer:
   let usage: Usage | undefined;
   let model: string | undefined;
   let calls = 0;
+  const warnings: string[] = [];
 
   do {
     const step = summary === undefined ? plan.first : plan.update;
@@ -73,9 +77,10 @@ export async function summarizeBounded(messages: readonly Message[], summarizer:
     usage = addUsage(usage, result.usage);
     model = result.model ?? model;
     calls += 1;
+    warnings.push(...result.warnings);
   } while (pending.length > 0);
 
-  return { text: summary, usage, model: model ?? summarizer.model, calls };
+  return { text: summary, usage, model: model ?? summarizer.model, calls, warnings };
 }
 
 /** Takes blocks off `pending` (oldest last) while they fit `budget`; splits one that fits nowhere. */
@@ -107,8 +112,19 @@ function splitToFit(block: string, budget: number, tokens: (text: string) => num
   return [block.slice(0, length), block.slice(length)];
 }
 
-/** One request; any failure becomes a `CompactionError` saying whether it was an abort. */
-export async function ask(summarizer: Summarizer, request: SummarizeRequest): Promise<{ text: string; usage?: Usage | undefined; model?: string | undefined }> {
+export interface Answer {
+  text: string;
+  usage: Usage | undefined;
+  model: string | undefined;
+  /** What the answer held that cannot be recorded, and was left out. */
+  warnings: string[];
+}
+
+/**
+ * One request; any failure becomes a `CompactionError` saying whether it was an abort. The usage
+ * and model it reports are taken only in the shape a compaction entry records them.
+ */
+export async function ask(summarizer: Summarizer, request: SummarizeRequest): Promise<Answer> {
   const { signal } = request;
   if (signal?.aborted) throw abortError(signal);
   let result;
@@ -122,7 +138,13 @@ export async function ask(summarizer: Summarizer, request: SummarizeRequest): Pr
   if (typeof result?.text !== 'string' || result.text.trim() === '') {
     throw new CompactionError('summarization_failed', `the summarizer returned an empty summary (${request.purpose})`);
   }
-  return result;
+  const warnings: string[] = [];
+  const { usage, problem } = readSummarizerUsage(result.usage);
+  if (problem) warnings.push(`the summarizer's usage (${request.purpose}) was left out: ${problem}`);
+  let model: string | undefined;
+  if (typeof result.model === 'string' && result.model !== '') model = result.model;
+  else if (result.model !== undefined) warnings.push(`the summarizer's model (${request.purpose}) was left out: it is ${describeValue(result.model)}, not a model id`);
+  return { text: result.text, usage, model, warnings };
 }
 
 function abortError(signal: AbortSignal): CompactionError {

@@ -1,5 +1,5 @@
-import type { Entry, Message } from '@tiller/core';
-import { buildContext } from '@tiller/core';
+import type { Entry, Message, Usage } from '@tiller/core';
+import { buildContext, CompactionEntry } from '@tiller/core';
 import { describe, expect, it } from 'vitest';
 import { expectEachCompactionListsWhatLeftWithIt } from '../test/compaction-lists.js';
 import { assistant, call, type Draft, extend, pathOf, result, turn, user, words } from '../test/paths.js';
@@ -8,6 +8,7 @@ import { type CompactionContext, NoOpCompactor } from './compactor.js';
 import { CompactionConfigError, CompactionError } from './errors.js';
 import { estimateTokens } from './estimate-tokens.js';
 import { DEFAULT_COMPACTION_SETTINGS } from './settings.js';
+import { runCompactor } from './run-compactor.js';
 import { createTokenLedger } from './token-ledger.js';
 import { WindowManager } from './window-manager.js';
 
@@ -192,6 +193,19 @@ describe('WindowManager', () => {
     const { acc: after, meta } = await pending;
     expect(after).toBe(acc);
     expect(meta).toMatchObject({ compacted: false, appended: [], error: { name: 'CompactionError', code: 'aborted' } });
+  });
+
+  it('compacts when the summarizer reports junk usage: the entry is valid, and meta.warnings says what was left out', async () => {
+    const junk = { summarize: async () => ({ text: '## Goal\nshort', usage: { input: '100', output: 10 } as unknown as Usage }) };
+    const manager = WindowManager({ strategy: 'summarize', summarizer: junk, ...config });
+    const { meta } = await manager.maybeCompact({ path: pathOf(...toolLoop(30)) }, ctx());
+    expect(meta.compacted).toBe(true);
+    if (!meta.compacted) return;
+    expect(CompactionEntry.safeParse(meta.appended[0]).success).toBe(true);
+    expect(meta.summarizerUsage).toBeUndefined();
+    expect(meta.warnings).toEqual([expect.stringContaining('was left out: input is a string ("100")')]);
+    const run = await runCompactor(manager, { path: pathOf(...toolLoop(30)) }, ctx());
+    expect(run.meta).toMatchObject({ compacted: true, warnings: meta.warnings });
   });
 
   it('reports a failed summary and appends nothing', async () => {

@@ -78,6 +78,7 @@ interface Plan {
   details: FileLists | undefined;
   usage?: Usage | undefined;
   summarizerModel?: string | undefined;
+  warnings?: string[] | undefined;
 }
 
 type Strategy = (path: readonly Entry[], ctx: CompactionContext, config: Config) => Promise<Plan | null>;
@@ -177,6 +178,7 @@ export function WindowManager(options: WindowManagerInput): WindowManager {
           clearedEntryIds: plan.cleared?.entryIds ?? [],
           midRound: ctx.midRound,
           summarizerUsage: plan.usage,
+          ...(plan.warnings && plan.warnings.length > 0 ? { warnings: plan.warnings } : {}),
         };
         return { acc: { path: [...acc.path, entry], ledger }, meta };
       } catch (error) {
@@ -210,6 +212,7 @@ const summarize: Strategy = async (path, ctx, config) => {
     details: result.details,
     usage: result.usage,
     summarizerModel: result.summarizerModel,
+    warnings: result.warnings,
   };
 };
 
