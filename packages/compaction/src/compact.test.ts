@@ -6,7 +6,7 @@ import { buildContext, CompactionEntry, type Entry, type Usage } from '@tiller/c
 import { compact } from './compact.js';
 import { compactionEntry } from './compaction-entry.js';
 import { addUsage, type SummarizeRequest } from './summarizer.js';
-import { CompactionError } from './errors.js';
+import { CompactionConfigError, CompactionError } from './errors.js';
 import { estimateTextTokens, estimateTokens } from './estimate-tokens.js';
 import { prepareCompaction } from './prepare-compaction.js';
 import { SUMMARIZER_SYSTEM_PROMPT, SUMMARY_SECTIONS, TURN_PREFIX_SECTIONS } from './prompts.js';
@@ -168,6 +168,28 @@ describe('compact', () => {
     expect(order.every((p) => p >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(result.summarizerCalls).toBe(summarizer.requests.length);
+  });
+
+  it('refuses a summarizer whose contextWindow is not a positive whole number, before asking it anything', async () => {
+    const preparation = prepareCompaction(wholeTurns(), settings)!;
+    for (const contextWindow of [Number.NaN, -5, 0, '8000']) {
+      const summarizer = scriptedSummarizer();
+      Object.defineProperty(summarizer, 'contextWindow', { value: contextWindow });
+      const error = await compact(preparation, summarizer).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CompactionConfigError);
+      expect(error).toMatchObject({ message: expect.stringMatching(/^compact: option "summarizer.contextWindow" is invalid/) });
+      expect(summarizer.requests).toHaveLength(0);
+    }
+  });
+
+  it('stops with an error, not a loop of calls, when chunking makes no progress', async () => {
+    // A counter that prices any run of transcript at a billion tokens: no piece of a message fits.
+    const counter = { name: 'absurd', count: (text: string) => (text.includes('aaaa') ? 1e9 : Math.ceil(text.length / 4)) };
+    const preparation = prepareCompaction(wholeTurns(), settings)!;
+    const summarizer = scriptedSummarizer({ contextWindow: 50_000 });
+    const error = await compact(preparation, summarizer, { counter }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'CompactionError', code: 'summarization_failed', message: expect.stringContaining('no progress') });
+    expect(summarizer.requests.length).toBeLessThan(50);
   });
 
   it('splits a single message too long for any chunk', async () => {

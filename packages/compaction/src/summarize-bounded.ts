@@ -4,7 +4,8 @@ import { estimateTextTokens } from './estimate-tokens.js';
 import type { PromptParts } from './prompts.js';
 import { serializeMessage } from './serialize-conversation.js';
 import { addUsage, type SummarizeRequest, type SummaryPurpose, type Summarizer } from './summarizer.js';
-import { describeValue, readSummarizerUsage } from './summarizer-usage.js';
+import { describeValue } from './describe-value.js';
+import { readSummarizerUsage } from './summarizer-usage.js';
 import type { TokenCounter } from './token-counter.js';
 
 /** Room left for estimate error when filling the summarizer's window. */
@@ -59,13 +60,23 @@ export async function summarizeBounded(messages: readonly Message[], summarizer:
     const parts = { previousSummary: summary, customInstructions: plan.customInstructions };
     const overhead = systemTokens + tokens(step.prompt({ ...parts, transcript: '' })) + plan.maxTokens + WINDOW_MARGIN;
     const budget = window - overhead;
-    if (budget < MIN_CHUNK_TOKENS) {
+    // Written so that a NaN budget (a counter that answers NaN) fails too.
+    if (!(budget >= MIN_CHUNK_TOKENS)) {
       throw new CompactionError(
         'summarization_failed',
         `the summarizer's window of ${window} tokens leaves ${Math.max(0, budget)} for the conversation after ${overhead} tokens of instructions, summary so far and reply; at least ${MIN_CHUNK_TOKENS} are needed`,
       );
     }
+    const left = { blocks: pending.length, lastLength: pending.at(-1)?.length ?? 0 };
     const transcript = takeChunk(pending, budget, tokens);
+    // Each request must take a block, or a piece of one longer than the "(continued)" mark its rest
+    // gets: otherwise the same text would be sent again and again.
+    if (pending.length === left.blocks && (pending.at(-1)?.length ?? 0) >= left.lastLength) {
+      throw new CompactionError(
+        'summarization_failed',
+        `chunking the conversation for the summarizer made no progress: with ${budget} tokens for the conversation per request, not even a piece of the next message fits by the token counter; stopped after ${calls} calls`,
+      );
+    }
     const result = await ask(summarizer, {
       system: plan.system,
       prompt: step.prompt({ ...parts, transcript }),

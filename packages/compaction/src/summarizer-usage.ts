@@ -1,4 +1,5 @@
 import type { Cost, Usage } from '@tiller/core';
+import { describeValue } from './describe-value.js';
 
 const COUNTS = ['input', 'output', 'cacheRead', 'cacheWrite', 'totalTokens'] as const;
 const COSTS = ['input', 'output', 'cacheRead', 'cacheWrite', 'total'] as const;
@@ -38,13 +39,4 @@ export function readSummarizerUsage(value: unknown): SummarizerUsage {
     cost[field] = amount;
   }
   return { usage: { ...usage, cost } };
-}
-
-/** A value as a message can name it: `a string ("lots")`, `NaN`, `an array`. */
-export function describeValue(value: unknown): string {
-  if (typeof value === 'string') return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)})`;
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`;
 }

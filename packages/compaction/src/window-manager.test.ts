@@ -10,6 +10,7 @@ import { estimateTokens } from './estimate-tokens.js';
 import { DEFAULT_COMPACTION_SETTINGS } from './settings.js';
 import { runCompactor } from './run-compactor.js';
 import { createTokenLedger } from './token-ledger.js';
+import type { Summarizer } from './summarizer.js';
 import { WindowManager } from './window-manager.js';
 
 /** One turn of a long tool loop: each round thinks, calls `read`, and gets `size` tokens back. */
@@ -248,5 +249,18 @@ describe('WindowManager', () => {
     );
     expect(() => manager.validateOpts?.({ contextWindow: 20_000 }, 'createAgent')).toThrow(/option "keepRecentTokens".*contextWindow 20000/);
     expect(() => manager.validateOpts?.({ reserveTokens: 1000 }, 'createAgent')).not.toThrow();
+  });
+
+  it('refuses a summarizer whose contextWindow or model is not what it says, naming the option', () => {
+    const summarize = async () => ({ text: 'x' });
+    for (const contextWindow of [Number.NaN, Number('8k'), '8000', -1, 0, 1.5, Number.POSITIVE_INFINITY]) {
+      const summarizer = { summarize, contextWindow } as unknown as Summarizer;
+      expect(() => WindowManager({ strategy: 'summarize', summarizer })).toThrow(CompactionConfigError);
+      expect(() => WindowManager({ strategy: 'summarize', summarizer })).toThrow(/^WindowManager: option "summarizer.contextWindow" is invalid: .*positive whole number/);
+    }
+    expect(() => WindowManager({ strategy: 'summarize', summarizer: { summarize, model: 42 } as unknown as Summarizer })).toThrow(
+      /^WindowManager: option "summarizer.model" is invalid/,
+    );
+    expect(() => WindowManager({ strategy: 'summarize', summarizer: { summarize, contextWindow: 8000, model: 'llama' } })).not.toThrow();
   });
 });

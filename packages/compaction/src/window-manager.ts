@@ -14,7 +14,7 @@ import { parseOptions } from './parse-options.js';
 import { keptStartIndex, lastCompactionIndex } from './path-scan.js';
 import { carriedClearing, carriedStripThinking, keptContextTokens, prepareCompaction } from './prepare-compaction.js';
 import { type CompactionSettings, DEFAULT_COMPACTION_SETTINGS, shouldCompact } from './settings.js';
-import type { Summarizer } from './summarizer.js';
+import { type Summarizer, summarizerSettingsProblem } from './summarizer.js';
 import type { TokenCounter } from './token-counter.js';
 import { createTokenLedger } from './token-ledger.js';
 
@@ -57,6 +57,8 @@ export const WindowManagerOptions = z
     if (options.strategy === 'summarize' && !options.summarizer) {
       ctx.addIssue({ code: 'custom', path: ['summarizer'], message: 'is required by the summarize strategy' });
     }
+    const summarizerProblem = options.summarizer && summarizerSettingsProblem(options.summarizer);
+    if (summarizerProblem) ctx.addIssue({ code: 'custom', path: ['summarizer', summarizerProblem.option], message: summarizerProblem.detail });
     if (options.contextWindow !== undefined && options.reserveTokens + options.keepRecentTokens >= options.contextWindow) {
       ctx.addIssue({
         code: 'custom',
