@@ -267,6 +267,23 @@ describe('compact', () => {
     expect(result.warnings).toEqual([expect.stringContaining("the summarizer's usage (turn-prefix) was left out: input is a string (\"7\")")]);
   });
 
+  it('rejects as aborted when the signal fires while a summarizer that ignores it hangs, on both parts of a split turn', async () => {
+    const preparation = prepareCompaction(splitTurns(), settings)!;
+    const asked: string[] = [];
+    const hanging = { summarize: (request: SummarizeRequest) => (asked.push(request.purpose), new Promise<never>(() => {})) };
+    const controller = new AbortController();
+    const pending = compact(preparation, hanging, { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('user pressed stop')), 10);
+    await expect(pending).rejects.toMatchObject({ name: 'CompactionError', code: 'aborted', message: 'compaction aborted: user pressed stop' });
+    expect(asked).toEqual(['history', 'turn-prefix']);
+  });
+
+  it('fails as summarization_failed when the summarizer throws synchronously', async () => {
+    const preparation = prepareCompaction(wholeTurns(), settings)!;
+    const throwing = { summarize: () => { throw new Error('sync boom'); } };
+    await expect(compact(preparation, throwing, { signal: new AbortController().signal })).rejects.toMatchObject({ code: 'summarization_failed', message: expect.stringContaining('sync boom') });
+  });
+
   it('fails clearly when the summarizer\'s window cannot hold even the instructions', async () => {
     const preparation = prepareCompaction(wholeTurns(), settings)!;
     await expect(compact(preparation, scriptedSummarizer({ contextWindow: 2000 }))).rejects.toMatchObject({

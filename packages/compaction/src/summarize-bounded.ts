@@ -4,6 +4,7 @@ import { estimateTextTokens } from './estimate-tokens.js';
 import type { PromptParts } from './prompts.js';
 import { serializeMessage } from './serialize-conversation.js';
 import { addUsage, type SummarizeRequest, type SummaryPurpose, type Summarizer } from './summarizer.js';
+import { abortable } from './abortable.js';
 import { describeValue } from './describe-value.js';
 import { readSummarizerUsage } from './summarizer-usage.js';
 import type { TokenCounter } from './token-counter.js';
@@ -140,7 +141,7 @@ export async function ask(summarizer: Summarizer, request: SummarizeRequest): Pr
   if (signal?.aborted) throw abortError(signal);
   let result;
   try {
-    result = await summarizer.summarize(request);
+    result = await abortable(() => summarizer.summarize(request), signal);
   } catch (cause) {
     if (signal?.aborted) throw abortError(signal);
     throw new CompactionError('summarization_failed', `the summarizer failed (${request.purpose}): ${describe(cause)}`, { cause });

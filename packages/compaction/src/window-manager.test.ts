@@ -209,6 +209,18 @@ describe('WindowManager', () => {
     expect(run.meta).toMatchObject({ compacted: true, warnings: meta.warnings });
   });
 
+  it('settles as aborted when the signal fires while a summarizer that ignores it hangs', async () => {
+    const hanging = { summarize: () => new Promise<never>(() => {}) };
+    const manager = WindowManager({ strategy: 'summarize', summarizer: hanging, ...config });
+    const controller = new AbortController();
+    const acc = { path: pathOf(...toolLoop(30)) };
+    const pending = manager.maybeCompact(acc, ctx({ signal: controller.signal }));
+    setTimeout(() => controller.abort(new Error('user pressed stop')), 10);
+    const { acc: after, meta } = await pending;
+    expect(after).toBe(acc);
+    expect(meta).toMatchObject({ compacted: false, appended: [], error: { name: 'CompactionError', code: 'aborted', message: 'compaction aborted: user pressed stop' } });
+  });
+
   it('reports a failed summary and appends nothing', async () => {
     const manager = WindowManager({ strategy: 'summarize', summarizer: scriptedSummarizer({ reply: () => Promise.reject(new Error('model down')) }), ...config });
     const acc = { path: pathOf(...toolLoop(30)) };
