@@ -252,6 +252,25 @@ describe('WindowManager', () => {
     expect((await pinned.maybeCompact({ path: pathOf(...toolLoop(30)) }, ctx({ model: 'my-local-llama' }))).meta.compacted).toBe(false);
   });
 
+  it('refuses a boundary whose window or prompt tokens are not counts, naming the field, and appends nothing', async () => {
+    const manager = WindowManager({ strategy: 'keepTail', ...config });
+    const acc = { path: pathOf(...toolLoop(30)) };
+    expect((await manager.maybeCompact(acc, ctx({ window: 20_000 }))).meta.compacted).toBe(true);
+    for (const [over, field] of [
+      [{ window: Number.NaN }, 'ctx.window'],
+      [{ window: -5 }, 'ctx.window'],
+      [{ window: '8000' }, 'ctx.window'],
+      [{ promptTokens: Number.NaN }, 'ctx.promptTokens'],
+      [{ promptTokens: -100_000 }, 'ctx.promptTokens'],
+    ] as const) {
+      const { acc: after, meta } = await manager.maybeCompact(acc, ctx({ window: 20_000, ...(over as Partial<CompactionContext>) }));
+      expect(after).toBe(acc);
+      expect(meta).toMatchObject({ compacted: false, appended: [], error: expect.any(CompactionConfigError) });
+      if (meta.compacted) continue;
+      expect(meta.error?.message).toMatch(new RegExp(`^WindowManager\\.maybeCompact: option "${field.replace('.', '\\.')}" is invalid`));
+    }
+  });
+
   it('rejects bad options at configuration, naming the entry point and the option', () => {
     expect(() => WindowManager({ strategy: 'summarize' })).toThrow('WindowManager: option "summarizer" is invalid: is required by the summarize strategy');
     expect(() => WindowManager({ strategy: 'shrink' as 'keepTail' })).toThrow(/WindowManager: option "strategy" is invalid/);

@@ -68,6 +68,14 @@ export const WindowManagerOptions = z
     }
   });
 export type WindowManagerInput = z.input<typeof WindowManagerOptions>;
+
+/**
+ * The counts a boundary's context carries. A NaN window or prompt size fails every comparison,
+ * so the context would silently never compact; a negative one hides what the context holds.
+ */
+const BoundaryCounts = z.object({
+  ctx: z.looseObject({ window: z.number().int().positive().optional(), promptTokens: z.number().nonnegative() }),
+});
 type Config = z.output<typeof WindowManagerOptions>;
 
 /** What a strategy decided: the new compaction entry's fields and what left the context. */
@@ -127,6 +135,7 @@ export function WindowManager(options: WindowManagerInput): WindowManager {
         meta: { compacted: false, appended: [], ...extra },
       });
       try {
+        parseOptions(BoundaryCounts, { ctx }, 'WindowManager.maybeCompact');
         const config = configFor(opts, 'WindowManager.maybeCompact');
         const window = windowOf(config, ctx.model, ctx.window, 'WindowManager.maybeCompact');
         const settings: CompactionSettings = { enabled: true, reserveTokens: config.reserveTokens, keepRecentTokens: config.keepRecentTokens };
