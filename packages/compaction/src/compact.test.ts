@@ -278,6 +278,20 @@ describe('compact', () => {
     expect(asked).toEqual(['history', 'turn-prefix']);
   });
 
+  it('says what a summarizer returned when it is not a summary', async () => {
+    const preparation = prepareCompaction(wholeTurns(), settings)!;
+    for (const [returned, said] of [
+      ['a fine summary', 'the summarizer returned a string ("a fine summary") instead of {text} (history)'],
+      [{ text: 42 }, 'the summarizer returned {text: 42}, not text (history)'],
+      [undefined, 'the summarizer returned undefined instead of {text} (history)'],
+      [{ summary: 'x' }, 'the summarizer returned {text: undefined}, not text (history)'],
+      [{ text: '  ' }, 'the summarizer returned an empty summary (history)'],
+    ] as const) {
+      const junk = { summarize: async () => returned as unknown as { text: string } };
+      await expect(compact(preparation, junk)).rejects.toMatchObject({ code: 'summarization_failed', message: said });
+    }
+  });
+
   it('fails as summarization_failed when the summarizer throws synchronously', async () => {
     const preparation = prepareCompaction(wholeTurns(), settings)!;
     const throwing = { summarize: () => { throw new Error('sync boom'); } };

@@ -147,9 +147,8 @@ export async function ask(summarizer: Summarizer, request: SummarizeRequest): Pr
     throw new CompactionError('summarization_failed', `the summarizer failed (${request.purpose}): ${describe(cause)}`, { cause });
   }
   if (signal?.aborted) throw abortError(signal);
-  if (typeof result?.text !== 'string' || result.text.trim() === '') {
-    throw new CompactionError('summarization_failed', `the summarizer returned an empty summary (${request.purpose})`);
-  }
+  const unfit = answerProblem(result);
+  if (unfit) throw new CompactionError('summarization_failed', `the summarizer returned ${unfit} (${request.purpose})`);
   const warnings: string[] = [];
   const { usage, problem } = readSummarizerUsage(result.usage);
   if (problem) warnings.push(`the summarizer's usage (${request.purpose}) was left out: ${problem}`);
@@ -157,6 +156,14 @@ export async function ask(summarizer: Summarizer, request: SummarizeRequest): Pr
   if (typeof result.model === 'string' && result.model !== '') model = result.model;
   else if (result.model !== undefined) warnings.push(`the summarizer's model (${request.purpose}) was left out: it is ${describeValue(result.model)}, not a model id`);
   return { text: result.text, usage, model, warnings };
+}
+
+/** What is wrong with an answer, as "the summarizer returned …" goes on; null for a summary. */
+function answerProblem(result: unknown): string | null {
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) return `${describeValue(result)} instead of {text}`;
+  const { text } = result as { text?: unknown };
+  if (typeof text !== 'string') return `{text: ${describeValue(text)}}, not text`;
+  return text.trim() === '' ? 'an empty summary' : null;
 }
 
 function abortError(signal: AbortSignal): CompactionError {
