@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { assistant, call, extend, label, pathOf, result, turn, user, words } from '../test/paths.js';
 import { expectEachCompactionListsWhatLeftWithIt } from '../test/compaction-lists.js';
 import { scriptedSummarizer } from '@tiller/testing';
-import { buildContext, CompactionEntry, type Entry } from '@tiller/core';
+import { buildContext, CompactionEntry, type Entry, type Usage } from '@tiller/core';
 import { compact } from './compact.js';
 import { compactionEntry } from './compaction-entry.js';
-import { addUsage } from './summarizer.js';
-import { CompactionError } from './errors.js';
+import { addUsage, type SummarizeRequest } from './summarizer.js';
+import { CompactionConfigError, CompactionError } from './errors.js';
 import { estimateTextTokens, estimateTokens } from './estimate-tokens.js';
 import { prepareCompaction } from './prepare-compaction.js';
 import { SUMMARIZER_SYSTEM_PROMPT, SUMMARY_SECTIONS, TURN_PREFIX_SECTIONS } from './prompts.js';
@@ -170,6 +170,28 @@ describe('compact', () => {
     expect(result.summarizerCalls).toBe(summarizer.requests.length);
   });
 
+  it('refuses a summarizer whose contextWindow is not a positive whole number, before asking it anything', async () => {
+    const preparation = prepareCompaction(wholeTurns(), settings)!;
+    for (const contextWindow of [Number.NaN, -5, 0, '8000']) {
+      const summarizer = scriptedSummarizer();
+      Object.defineProperty(summarizer, 'contextWindow', { value: contextWindow });
+      const error = await compact(preparation, summarizer).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CompactionConfigError);
+      expect(error).toMatchObject({ message: expect.stringMatching(/^compact: option "summarizer.contextWindow" is invalid/) });
+      expect(summarizer.requests).toHaveLength(0);
+    }
+  });
+
+  it('stops with an error, not a loop of calls, when chunking makes no progress', async () => {
+    // A counter that prices any run of transcript at a billion tokens: no piece of a message fits.
+    const counter = { name: 'absurd', count: (text: string) => (text.includes('aaaa') ? 1e9 : Math.ceil(text.length / 4)) };
+    const preparation = prepareCompaction(wholeTurns(), settings)!;
+    const summarizer = scriptedSummarizer({ contextWindow: 50_000 });
+    const error = await compact(preparation, summarizer, { counter }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'CompactionError', code: 'summarization_failed', message: expect.stringContaining('no progress') });
+    expect(summarizer.requests.length).toBeLessThan(50);
+  });
+
   it('splits a single message too long for any chunk', async () => {
     const path = pathOf(user(words(20_000, 'b'), 'huge'), assistant('ok'), user(words(1200), 'last'));
     const summarizer = scriptedSummarizer({ contextWindow: 8000 });
@@ -200,6 +222,80 @@ describe('compact', () => {
     expect(error).toBeInstanceOf(CompactionError);
     expect(error).toMatchObject({ code: 'aborted', message: expect.stringContaining('user pressed escape') });
     await expect(compact(preparation, scriptedSummarizer(), { signal: controller.signal })).rejects.toMatchObject({ code: 'aborted' });
+  });
+
+  it('counts usage fields a summarizer leaves out as 0, so the entry stays one the session log takes', async () => {
+    const preparation = prepareCompaction(splitTurns(), settings)!;
+    expect(preparation.isSplitTurn).toBe(true);
+    const local = { summarize: async () => ({ text: '## Goal\nshort', usage: { input: 900, output: 120, totalTokens: 1020 } as Usage }) };
+    const result = await compact(preparation, local);
+    expect(result.usage).toEqual({ input: 1800, output: 240, cacheRead: 0, cacheWrite: 0, totalTokens: 2040 });
+    expect(result.warnings).toEqual([]);
+    const entry = compactionEntry(result, { id: 'c1', parentId: 'x', at: '2026-01-02T00:00:00.000Z' });
+    expect(CompactionEntry.safeParse(entry).success).toBe(true);
+  });
+
+  it('leaves out a usage that is not counts of tokens, and says so in warnings; the entry stays valid', async () => {
+    const preparation = prepareCompaction(splitTurns(), settings)!;
+    for (const [usage, said] of [
+      ['lots', 'it is a string ("lots"), not an object'],
+      [{ input: '100', output: 10 }, 'input is a string ("100")'],
+      [{ input: -1 }, 'input is -1'],
+      [{ input: Number.NaN }, 'input is NaN'],
+      [{ totalTokens: 5, cost: { total: 'free' } }, 'cost.total is a string ("free")'],
+    ] as const) {
+      const junk = { summarize: async () => ({ text: '## Goal\nshort', usage: usage as unknown as Usage }) };
+      const result = await compact(preparation, junk);
+      expect(result.usage).toBeUndefined();
+      expect(result.warnings).toEqual([
+        expect.stringContaining(`the summarizer's usage (history) was left out: ${said}`),
+        expect.stringContaining(`the summarizer's usage (turn-prefix) was left out: ${said}`),
+      ]);
+      const entry = compactionEntry(result, { id: 'c1', parentId: 'x', at: '2026-01-02T00:00:00.000Z' });
+      expect(CompactionEntry.safeParse(entry).success).toBe(true);
+      expect(entry.provenance).not.toHaveProperty('summarizerUsage');
+    }
+  });
+
+  it('sums only the usages that are counts when one call of several reports junk', async () => {
+    const preparation = prepareCompaction(splitTurns(), settings)!;
+    const mixed = {
+      summarize: async (request: SummarizeRequest) => ({ text: '## Goal\nshort', usage: (request.purpose === 'history' ? { input: 10, output: 5 } : { input: '7' }) as unknown as Usage }),
+    };
+    const result = await compact(preparation, mixed);
+    expect(result.usage).toEqual({ input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 0 });
+    expect(result.warnings).toEqual([expect.stringContaining("the summarizer's usage (turn-prefix) was left out: input is a string (\"7\")")]);
+  });
+
+  it('rejects as aborted when the signal fires while a summarizer that ignores it hangs, on both parts of a split turn', async () => {
+    const preparation = prepareCompaction(splitTurns(), settings)!;
+    const asked: string[] = [];
+    const hanging = { summarize: (request: SummarizeRequest) => (asked.push(request.purpose), new Promise<never>(() => {})) };
+    const controller = new AbortController();
+    const pending = compact(preparation, hanging, { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('user pressed stop')), 10);
+    await expect(pending).rejects.toMatchObject({ name: 'CompactionError', code: 'aborted', message: 'compaction aborted: user pressed stop' });
+    expect(asked).toEqual(['history', 'turn-prefix']);
+  });
+
+  it('says what a summarizer returned when it is not a summary', async () => {
+    const preparation = prepareCompaction(wholeTurns(), settings)!;
+    for (const [returned, said] of [
+      ['a fine summary', 'the summarizer returned a string ("a fine summary") instead of {text} (history)'],
+      [{ text: 42 }, 'the summarizer returned {text: 42}, not text (history)'],
+      [undefined, 'the summarizer returned undefined instead of {text} (history)'],
+      [{ summary: 'x' }, 'the summarizer returned {text: undefined}, not text (history)'],
+      [{ text: '  ' }, 'the summarizer returned an empty summary (history)'],
+    ] as const) {
+      const junk = { summarize: async () => returned as unknown as { text: string } };
+      await expect(compact(preparation, junk)).rejects.toMatchObject({ code: 'summarization_failed', message: said });
+    }
+  });
+
+  it('fails as summarization_failed when the summarizer throws synchronously', async () => {
+    const preparation = prepareCompaction(wholeTurns(), settings)!;
+    const throwing = { summarize: () => { throw new Error('sync boom'); } };
+    await expect(compact(preparation, throwing, { signal: new AbortController().signal })).rejects.toMatchObject({ code: 'summarization_failed', message: expect.stringContaining('sync boom') });
   });
 
   it('fails clearly when the summarizer\'s window cannot hold even the instructions', async () => {

@@ -1,5 +1,6 @@
 import type { CompactionEntry, FileLists, Message, Usage } from '@tiller/core';
 import { compactionSummaryMessage } from '@tiller/core';
+import { CompactionConfigError } from './errors.js';
 import { estimateTokens } from './estimate-tokens.js';
 import { formatFileLists } from './file-operations.js';
 import type { CompactionPreparation } from './prepare-compaction.js';
@@ -12,7 +13,7 @@ import {
   updatePrompt,
 } from './prompts.js';
 import { type SummaryPlan, summarizeBounded } from './summarize-bounded.js';
-import { addUsage, type Summarizer } from './summarizer.js';
+import { addUsage, type Summarizer, summarizerSettingsProblem } from './summarizer.js';
 import type { TokenCounter } from './token-counter.js';
 
 export interface CompactOptions {
@@ -40,6 +41,8 @@ export interface CompactionResult {
   usage: Usage | undefined;
   summarizerModel: string | undefined;
   summarizerCalls: number;
+  /** What the summarizer reported that could not be recorded and was left out (a usage that is no count of tokens). */
+  warnings: string[];
 }
 
 /** Share of the reserve a history summary may fill; a turn prefix gets less (pi's proportions). */
@@ -54,9 +57,12 @@ const summaryBudget = (reserveTokens: number, share: number) => Math.max(MIN_SUM
  * updates it; for a split turn the history and the turn's opening part are summarized at the same
  * time and joined. With no history to summarize, the previous summary is kept as it was (pi asks
  * for a summary of nothing). The file lists close the summary. Throws `CompactionError`
- * (`aborted` or `summarization_failed`); nothing is written either way.
+ * (`aborted` or `summarization_failed`), or `CompactionConfigError` for a summarizer whose
+ * `contextWindow` or `model` is not what it says; nothing is written either way.
  */
 export async function compact(preparation: CompactionPreparation, summarizer: Summarizer, options: CompactOptions = {}): Promise<CompactionResult> {
+  const problem = summarizerSettingsProblem(summarizer);
+  if (problem) throw new CompactionConfigError('compact', `summarizer.${problem.option}`, `is invalid: ${problem.detail}`);
   const { signal, counter, customInstructions } = options;
   const { reserveTokens } = preparation.settings;
   const base = { system: SUMMARIZER_SYSTEM_PROMPT, signal, counter };
@@ -99,5 +105,6 @@ export async function compact(preparation: CompactionPreparation, summarizer: Su
     usage: addUsage(historySummary?.usage, prefixSummary?.usage),
     summarizerModel: historySummary?.model ?? prefixSummary?.model ?? summarizer.model,
     summarizerCalls: (historySummary?.calls ?? 0) + (prefixSummary?.calls ?? 0),
+    warnings: [...(historySummary?.warnings ?? []), ...(prefixSummary?.warnings ?? [])],
   };
 }

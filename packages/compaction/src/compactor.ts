@@ -47,6 +47,8 @@ export type CompactionMeta =
       clearedEntryIds: readonly string[];
       midRound: boolean;
       summarizerUsage?: Usage | undefined;
+      /** What was left out of the entry and why (a summarizer's usage that is no count of tokens); absent when nothing was. */
+      warnings?: readonly string[] | undefined;
     };
 
 export interface CompactionOutcome {

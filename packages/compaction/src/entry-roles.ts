@@ -2,12 +2,13 @@ import type { Entry, Message } from '@tiller/core';
 import { entryMessage } from '@tiller/core';
 
 /**
- * How compaction sees an entry: whether it is in the model's context, whether a cut may land on
- * it, whether it opens a turn. One place, so cut points, split turns and strategies agree.
+ * How compaction sees an entry: whether it is in the model's context, whether it belongs to a tool
+ * batch, whether it opens a turn. One place, so cut points, split turns and strategies agree (where
+ * a cut may land depends on the entries around it too: `findCutPoint`).
  */
 export type EntryRole =
   | { kind: 'none' } // not in the context: labels, model changes, compactions themselves
-  | { kind: 'turnStart'; message: Message } // user messages, injected host messages, branch summaries
+  | { kind: 'turnStart'; message: Message } // user messages, injected host messages, branch summaries; inside a batch, no cut
   | { kind: 'step'; message: Message } // assistant messages: a cut may land here, inside a turn
   | { kind: 'toolResult'; message: Message }; // never cut here: a result stays with its call
 
@@ -30,9 +31,4 @@ export function entryRole(entry: Entry): EntryRole {
       throw new TypeError(`unknown message role ${JSON.stringify(unknownMessage)}`);
     }
   }
-}
-
-export function isCutPoint(entry: Entry): boolean {
-  const { kind } = entryRole(entry);
-  return kind === 'turnStart' || kind === 'step';
 }

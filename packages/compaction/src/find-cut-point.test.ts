@@ -1,8 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { assistant, call, label, pathOf, result, user, words } from '../test/paths.js';
+import { assistant, call, cutsInsideBatch, type Draft, hostNote, label, pathOf, result, turn, user, words } from '../test/paths.js';
 import { findCutPoint } from './find-cut-point.js';
 
 const ids = (path: { id: string }[], index: number) => path[index]?.id;
+
+/** A long turn, then a turn whose tool call and result have a host message between them. */
+const noteInsideBatch = (resultTokens: number, ...after: Draft[]) =>
+  pathOf(
+    ...turn(1, [3000]),
+    user('refactor', 'u2'),
+    assistant([call('c2', 'read', { path: 'src/big.ts' })], { id: 'a2' }),
+    hostNote('note from the host: the CI is red', 'note'),
+    result('c2', words(resultTokens), 'read', 'r2'),
+    ...after,
+  );
 
 describe('findCutPoint', () => {
   it('cuts at the user message where the newest entries reach the budget', () => {
@@ -56,5 +67,21 @@ describe('findCutPoint', () => {
     const cut = findCutPoint(path, 1, path.length, 10_000);
     expect(cut.reached).toBe(false);
     expect(cut.firstKeptIndex).toBe(1);
+  });
+
+  it('never cuts at a host message that sits between a tool call and its result: the call stays with its result', () => {
+    const path = noteInsideBatch(2000);
+    const cut = findCutPoint(path, 0, path.length, 1500);
+    expect(ids(path, cut.firstKeptIndex)).toBe('a2');
+    expect(cut).toMatchObject({ isSplitTurn: true, reached: true });
+    expect(ids(path, cut.turnStartIndex)).toBe('u2');
+  });
+
+  it('does not take a host message inside a batch for the start of the turn it splits', () => {
+    const path = noteInsideBatch(500, assistant(words(2000), { id: 'a3' }));
+    const cut = findCutPoint(path, 0, path.length, 1500);
+    expect(ids(path, cut.firstKeptIndex)).toBe('a3');
+    expect(ids(path, cut.turnStartIndex)).toBe('u2');
+    expect(cutsInsideBatch(path, cut.turnStartIndex)).toBe(false);
   });
 });

@@ -79,6 +79,53 @@ describe('CompactionPolicy.disabled', () => {
   });
 });
 
+describe('a policy given numbers that are not counts', () => {
+  const policies = (maxTokensPerTurn = 1_000_000) => [
+    CompactionPolicy.disabled({ maxTurns: 10 }),
+    CompactionPolicy.localSummarizer({ model: 'ollama/qwen3:8b' }),
+    CompactionPolicy.turnCap({ maxTurns: 10, maxTokensPerTurn }),
+  ];
+
+  it('bindTo refuses a window that is not a positive whole number, naming the function and the field', () => {
+    for (const policy of policies()) {
+      for (const contextWindow of [Number.NaN, '128000', -1, 0, 1.5, Number.POSITIVE_INFINITY]) {
+        const bind = () => policy.bindTo({ id: 'my-local-model', contextWindow: contextWindow as number });
+        expect(bind).toThrow(CompactionPolicyError);
+        expect(bind).toThrow(
+          new RegExp(`^CompactionPolicy\\.${policy.kind}\\.bindTo: contextWindow of "my-local-model" must be a positive whole number of tokens, not `),
+        );
+      }
+    }
+    const catalog = { contextWindow: () => Number.NaN, requireContextWindow: () => Number.NaN, with: () => catalog } as never;
+    expect(() => CompactionPolicy.disabled({ maxTurns: 3 }).bindTo('odd-model', { catalog })).toThrow(/bindTo: contextWindow of "odd-model" must be a positive whole number of tokens, not NaN/);
+  });
+
+  it('observeContext refuses token counts that are not finite and 0 or more, naming the function and the field', () => {
+    for (const policy of policies(1000)) {
+      policy.bindTo({ id: 'm', contextWindow: 128_000 }, { reserveTokens: 1000 });
+      const bad: Array<[Record<string, unknown>, string]> = [
+        [{ turnsUsed: 1, contextTokens: Number.NaN, contextWindow: 128_000 }, 'contextTokens must be a finite number of tokens, 0 or more, not NaN'],
+        [{ turnsUsed: 1, contextTokens: -5, contextWindow: 128_000 }, 'contextTokens must be a finite number of tokens, 0 or more, not -5'],
+        [{ turnsUsed: 1, contextTokens: 1e9, contextWindow: Number.NaN }, 'contextWindow must be a positive whole number of tokens, not NaN'],
+        [{ turnsUsed: 1, contextTokens: 1e9 }, 'contextWindow must be a positive whole number of tokens, not undefined'],
+        [{ turnsUsed: Number.NaN, contextTokens: 10, contextWindow: 128_000 }, 'turnsUsed must be a whole number of turns, 0 or more, not NaN'],
+      ];
+      for (const [observation, said] of bad) {
+        const observe = () => policy.observeContext(observation as never);
+        expect(observe).toThrow(CompactionPolicyError);
+        expect(observe).toThrow(`CompactionPolicy.${policy.kind}.observeContext: ${said}`);
+      }
+    }
+  });
+
+  it('says a bound that is not a positive whole number is that, not that it is no number', () => {
+    expect(() => CompactionPolicy.disabled({ maxTurns: Number.POSITIVE_INFINITY })).toThrow(
+      'CompactionPolicy.disabled: option "maxTurns" is invalid: maxTurns must be a positive whole number, not Infinity',
+    );
+    expect(() => CompactionPolicy.turnCap({ maxTurns: 3 } as never)).toThrow(/option "maxTokensPerTurn" is invalid: maxTokensPerTurn is required \(a positive whole number\)/);
+  });
+});
+
 describe('CompactionPolicy.localSummarizer', () => {
   const policy = CompactionPolicy.localSummarizer({ model: 'ollama/qwen3:8b', apiKey: SECRET });
 

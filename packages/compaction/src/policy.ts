@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CompactionPolicyError, CompactionPolicyViolation } from './errors.js';
+import { describeValue } from './describe-value.js';
 import { defaultModelCatalog, type ModelCatalog } from './model-catalog.js';
 import { DEFAULT_COMPACTION_SETTINGS } from './settings.js';
 
@@ -58,7 +59,11 @@ export interface CompactionPolicy {
   toJSON(): PolicyManifest;
 }
 
-const count = (name: string) => z.number({ message: `${name} must be a number` }).int().positive();
+const isPositiveWhole = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value > 0;
+const count = (name: string) =>
+  z.custom<number>(isPositiveWhole, {
+    error: (issue) => (issue.input === undefined ? `${name} is required (a positive whole number)` : `${name} must be a positive whole number, not ${describeValue(issue.input)}`),
+  });
 const DisabledOptions = z.strictObject({ maxTurns: count('maxTurns') });
 const LocalSummarizerOptions = z.strictObject({ model: z.string().min(1), apiKey: z.string().optional() });
 const TurnCapOptions = z.strictObject({ maxTurns: count('maxTurns'), maxTokensPerTurn: count('maxTokensPerTurn') });
@@ -82,10 +87,18 @@ const fmt = (n: number) => n.toLocaleString('en-US');
 function resolveBinding(kind: string, model: string | { id: string; contextWindow: number }, bind: BindOptions): PolicyBinding {
   const options = parse(BindOptions, bind, `CompactionPolicy.${kind}.bindTo`);
   const reserveTokens = options.reserveTokens ?? DEFAULT_COMPACTION_SETTINGS.reserveTokens;
-  const id = typeof model === 'string' ? model : model.id;
-  const contextWindow = typeof model === 'string' ? (options.catalog ?? defaultModelCatalog).contextWindow(model) : model.contextWindow;
+  const where = `CompactionPolicy.${kind}.bindTo`;
+  const id: unknown = typeof model === 'string' ? model : (model as { id?: unknown } | null)?.id;
+  if (typeof id !== 'string' || id === '') {
+    throw new CompactionPolicyError(`${where}: the model must be a model id or {id, contextWindow}, not ${describeValue(typeof model === 'string' ? model : id)}`);
+  }
+  const contextWindow: unknown = typeof model === 'string' ? (options.catalog ?? defaultModelCatalog).contextWindow(model) : model.contextWindow;
   if (contextWindow === undefined) {
-    throw new CompactionPolicyError(`CompactionPolicy.${kind}.bindTo: the context window of "${id}" is unknown; pass {id, contextWindow} or a catalog that knows it`);
+    throw new CompactionPolicyError(`${where}: the context window of "${id}" is unknown; pass {id, contextWindow} or a catalog that knows it`);
+  }
+  // A NaN window would pass every comparison below: `budget <= 0` and `required > budget` are both false.
+  if (!isPositiveWhole(contextWindow)) {
+    throw new CompactionPolicyError(`${where}: contextWindow of "${id}" must be a positive whole number of tokens, not ${describeValue(contextWindow)}`);
   }
   const budget = contextWindow - reserveTokens;
   if (budget <= 0) {
@@ -101,7 +114,22 @@ function checkTurn(kind: string, n: number, maxTurns: number): void {
   if (n > maxTurns) throw new CompactionPolicyViolation(`${kind}: turn ${n} exceeds the cap of ${maxTurns} turns`, { kind: 'turn_cap', turn: n, maxTurns });
 }
 
-function checkFits(kind: string, { contextTokens, contextWindow }: ContextObservation, reserveTokens: number): void {
+/** An observation a host made of its context, refused when a count is not one: NaN compares false with every limit. */
+function checkObservation(kind: string, observation: ContextObservation): void {
+  const where = `CompactionPolicy.${kind}.observeContext`;
+  const { turnsUsed, contextTokens, contextWindow } = (observation ?? {}) as Partial<Record<keyof ContextObservation, unknown>>;
+  if (!(typeof contextTokens === 'number' && Number.isFinite(contextTokens) && contextTokens >= 0)) {
+    throw new CompactionPolicyError(`${where}: contextTokens must be a finite number of tokens, 0 or more, not ${describeValue(contextTokens)}`);
+  }
+  if (!isPositiveWhole(contextWindow)) throw new CompactionPolicyError(`${where}: contextWindow must be a positive whole number of tokens, not ${describeValue(contextWindow)}`);
+  if (!(typeof turnsUsed === 'number' && Number.isInteger(turnsUsed) && turnsUsed >= 0)) {
+    throw new CompactionPolicyError(`${where}: turnsUsed must be a whole number of turns, 0 or more, not ${describeValue(turnsUsed)}`);
+  }
+}
+
+function checkFits(kind: string, observation: ContextObservation, reserveTokens: number): void {
+  checkObservation(kind, observation);
+  const { contextTokens, contextWindow } = observation;
   const limit = contextWindow - reserveTokens;
   if (contextTokens > limit) {
     throw new CompactionPolicyViolation(
@@ -175,6 +203,7 @@ export const CompactionPolicy = {
       },
       admitTurn: (n) => checkTurn('turnCap', n, maxTurns),
       observeContext(observation) {
+        checkObservation('turnCap', observation);
         const allowed = observation.turnsUsed * maxTokensPerTurn;
         if (observation.contextTokens > allowed) {
           throw new CompactionPolicyViolation(

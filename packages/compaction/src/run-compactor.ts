@@ -123,5 +123,6 @@ function journalMeta(meta: CompactionMeta): JournalMeta {
     clearedEntryIds: [...meta.clearedEntryIds],
     midRound: meta.midRound,
     ...(meta.summarizerUsage ? { summarizerUsage: meta.summarizerUsage } : {}),
+    ...(Array.isArray(meta.warnings) && meta.warnings.length > 0 ? { warnings: [...meta.warnings] } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import type { Usage } from '@tiller/core';
+import { describeValue } from './describe-value.js';
 
 /** What a summary request is for, so that logs and test doubles can tell requests apart. */
 export type SummaryPurpose = 'history' | 'history-update' | 'turn-prefix' | 'turn-prefix-update';
@@ -29,6 +30,21 @@ export interface Summarizer {
   summarize(request: SummarizeRequest): Promise<SummarizeResult>;
   readonly contextWindow?: number | undefined;
   readonly model?: string | undefined;
+}
+
+/**
+ * What is wrong with a summarizer's own settings, or null. A window that is not a positive whole
+ * number would give every chunk a budget of NaN (or none), and chunking would never end.
+ */
+export function summarizerSettingsProblem(summarizer: Summarizer): { option: 'contextWindow' | 'model'; detail: string } | null {
+  const { contextWindow, model } = summarizer;
+  if (contextWindow !== undefined && !(typeof contextWindow === 'number' && Number.isInteger(contextWindow) && contextWindow > 0)) {
+    return { option: 'contextWindow', detail: `must be a positive whole number of tokens (leave it out for no limit), not ${describeValue(contextWindow)}` };
+  }
+  if (model !== undefined && (typeof model !== 'string' || model === '')) {
+    return { option: 'model', detail: `must be a model id (a non-empty string), not ${describeValue(model)}` };
+  }
+  return null;
 }
 
 /** Sum of usages, cost included when every part reported one. */

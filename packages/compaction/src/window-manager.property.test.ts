@@ -1,9 +1,9 @@
-import type { Entry, Message } from '@tiller/core';
+import type { CompactionEntry, Entry, Message } from '@tiller/core';
 import { buildContext } from '@tiller/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { expectEachCompactionListsWhatLeftWithIt } from '../test/compaction-lists.js';
-import { assistant, call, type Draft, extend, result, user, words } from '../test/paths.js';
+import { assistant, call, cutsInsideBatch, type Draft, extend, hostNote, result, user, words } from '../test/paths.js';
 import { scriptedSummarizer } from '@tiller/testing';
 import { estimateTokens } from './estimate-tokens.js';
 import { createTokenLedger } from './token-ledger.js';
@@ -87,6 +87,52 @@ describe('WindowManager over random sessions', () => {
             expect(callsPaired(buildContext(path))).toBe(true);
           }
           expectEachCompactionListsWhatLeftWithIt(path);
+        }),
+        { numRuns: 60 },
+      );
+      expect(compactions).toBeGreaterThan(10);
+    });
+  }
+});
+
+/** A tool round whose results a message the host injected may interrupt, or a user message. */
+const noteStepArb = fc.oneof(
+  fc.record({ kind: fc.constant('user' as const), size: fc.nat(3000) }),
+  fc.record({
+    kind: fc.constant('round' as const),
+    results: fc.array(fc.nat(6000), { minLength: 1, maxLength: 3 }),
+    note: fc.option(fc.record({ before: fc.nat(2), size: fc.nat(4000) }), { nil: undefined }),
+  }),
+);
+
+describe('WindowManager over random sessions with host messages between calls and results', () => {
+  for (const strategy of ['summarize', 'keepTail'] as const) {
+    it(`${strategy}: never keeps a tool result whose call left the context`, async () => {
+      let compactions = 0;
+      await fc.assert(
+        fc.asyncProperty(fc.array(noteStepArb, { minLength: 5, maxLength: 40 }), fc.boolean(), async (steps, midRound) => {
+          let ids = 0;
+          const manager = WindowManager({ strategy, contextWindow: 12_000, reserveTokens: 2000, keepRecentTokens: 3000, summarizer: scriptedSummarizer(), newId: () => `cmp${++ids}` });
+          let path: Entry[] = [];
+          for (const [n, step] of steps.entries()) {
+            if (step.kind === 'user') path = extend(path, user(words(Math.ceil(step.size / 4)), `u${n}`));
+            else {
+              path = extend(path, assistant(step.results.map((_, k) => call(`c${n}-${k}`, 'read', { path: `f${n}-${k}` })), { id: `a${n}` }));
+              step.results.forEach((size, k) => {
+                if (step.note && Math.min(step.note.before, step.results.length - 1) === k) path = extend(path, hostNote(words(Math.ceil(step.note.size / 4)), `n${n}`));
+                path = extend(path, result(`c${n}-${k}`, words(Math.ceil(size / 4)), 'read', `r${n}-${k}`));
+              });
+            }
+            const { acc, meta } = await manager.maybeCompact({ path }, { model: 'm', promptTokens: 200, midRound });
+            path = [...acc.path];
+            if (!meta.compacted) {
+              expect(meta.error).toBeUndefined();
+              continue;
+            }
+            compactions += 1;
+            const entry = meta.appended[0] as CompactionEntry;
+            expect(cutsInsideBatch(path, path.findIndex((e) => e.id === entry.firstKeptEntryId))).toBe(false);
+          }
         }),
         { numRuns: 60 },
       );

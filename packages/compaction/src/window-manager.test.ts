@@ -1,5 +1,5 @@
-import type { Entry, Message } from '@tiller/core';
-import { buildContext } from '@tiller/core';
+import type { Entry, Message, Usage } from '@tiller/core';
+import { buildContext, CompactionEntry } from '@tiller/core';
 import { describe, expect, it } from 'vitest';
 import { expectEachCompactionListsWhatLeftWithIt } from '../test/compaction-lists.js';
 import { assistant, call, type Draft, extend, pathOf, result, turn, user, words } from '../test/paths.js';
@@ -8,7 +8,9 @@ import { type CompactionContext, NoOpCompactor } from './compactor.js';
 import { CompactionConfigError, CompactionError } from './errors.js';
 import { estimateTokens } from './estimate-tokens.js';
 import { DEFAULT_COMPACTION_SETTINGS } from './settings.js';
+import { runCompactor } from './run-compactor.js';
 import { createTokenLedger } from './token-ledger.js';
+import type { Summarizer } from './summarizer.js';
 import { WindowManager } from './window-manager.js';
 
 /** One turn of a long tool loop: each round thinks, calls `read`, and gets `size` tokens back. */
@@ -194,6 +196,31 @@ describe('WindowManager', () => {
     expect(meta).toMatchObject({ compacted: false, appended: [], error: { name: 'CompactionError', code: 'aborted' } });
   });
 
+  it('compacts when the summarizer reports junk usage: the entry is valid, and meta.warnings says what was left out', async () => {
+    const junk = { summarize: async () => ({ text: '## Goal\nshort', usage: { input: '100', output: 10 } as unknown as Usage }) };
+    const manager = WindowManager({ strategy: 'summarize', summarizer: junk, ...config });
+    const { meta } = await manager.maybeCompact({ path: pathOf(...toolLoop(30)) }, ctx());
+    expect(meta.compacted).toBe(true);
+    if (!meta.compacted) return;
+    expect(CompactionEntry.safeParse(meta.appended[0]).success).toBe(true);
+    expect(meta.summarizerUsage).toBeUndefined();
+    expect(meta.warnings).toEqual([expect.stringContaining('was left out: input is a string ("100")')]);
+    const run = await runCompactor(manager, { path: pathOf(...toolLoop(30)) }, ctx());
+    expect(run.meta).toMatchObject({ compacted: true, warnings: meta.warnings });
+  });
+
+  it('settles as aborted when the signal fires while a summarizer that ignores it hangs', async () => {
+    const hanging = { summarize: () => new Promise<never>(() => {}) };
+    const manager = WindowManager({ strategy: 'summarize', summarizer: hanging, ...config });
+    const controller = new AbortController();
+    const acc = { path: pathOf(...toolLoop(30)) };
+    const pending = manager.maybeCompact(acc, ctx({ signal: controller.signal }));
+    setTimeout(() => controller.abort(new Error('user pressed stop')), 10);
+    const { acc: after, meta } = await pending;
+    expect(after).toBe(acc);
+    expect(meta).toMatchObject({ compacted: false, appended: [], error: { name: 'CompactionError', code: 'aborted', message: 'compaction aborted: user pressed stop' } });
+  });
+
   it('reports a failed summary and appends nothing', async () => {
     const manager = WindowManager({ strategy: 'summarize', summarizer: scriptedSummarizer({ reply: () => Promise.reject(new Error('model down')) }), ...config });
     const acc = { path: pathOf(...toolLoop(30)) };
@@ -225,6 +252,25 @@ describe('WindowManager', () => {
     expect((await pinned.maybeCompact({ path: pathOf(...toolLoop(30)) }, ctx({ model: 'my-local-llama' }))).meta.compacted).toBe(false);
   });
 
+  it('refuses a boundary whose window or prompt tokens are not counts, naming the field, and appends nothing', async () => {
+    const manager = WindowManager({ strategy: 'keepTail', ...config });
+    const acc = { path: pathOf(...toolLoop(30)) };
+    expect((await manager.maybeCompact(acc, ctx({ window: 20_000 }))).meta.compacted).toBe(true);
+    for (const [over, field] of [
+      [{ window: Number.NaN }, 'ctx.window'],
+      [{ window: -5 }, 'ctx.window'],
+      [{ window: '8000' }, 'ctx.window'],
+      [{ promptTokens: Number.NaN }, 'ctx.promptTokens'],
+      [{ promptTokens: -100_000 }, 'ctx.promptTokens'],
+    ] as const) {
+      const { acc: after, meta } = await manager.maybeCompact(acc, ctx({ window: 20_000, ...(over as Partial<CompactionContext>) }));
+      expect(after).toBe(acc);
+      expect(meta).toMatchObject({ compacted: false, appended: [], error: expect.any(CompactionConfigError) });
+      if (meta.compacted) continue;
+      expect(meta.error?.message).toMatch(new RegExp(`^WindowManager\\.maybeCompact: option "${field.replace('.', '\\.')}" is invalid`));
+    }
+  });
+
   it('rejects bad options at configuration, naming the entry point and the option', () => {
     expect(() => WindowManager({ strategy: 'summarize' })).toThrow('WindowManager: option "summarizer" is invalid: is required by the summarize strategy');
     expect(() => WindowManager({ strategy: 'shrink' as 'keepTail' })).toThrow(/WindowManager: option "strategy" is invalid/);
@@ -234,5 +280,18 @@ describe('WindowManager', () => {
     );
     expect(() => manager.validateOpts?.({ contextWindow: 20_000 }, 'createAgent')).toThrow(/option "keepRecentTokens".*contextWindow 20000/);
     expect(() => manager.validateOpts?.({ reserveTokens: 1000 }, 'createAgent')).not.toThrow();
+  });
+
+  it('refuses a summarizer whose contextWindow or model is not what it says, naming the option', () => {
+    const summarize = async () => ({ text: 'x' });
+    for (const contextWindow of [Number.NaN, Number('8k'), '8000', -1, 0, 1.5, Number.POSITIVE_INFINITY]) {
+      const summarizer = { summarize, contextWindow } as unknown as Summarizer;
+      expect(() => WindowManager({ strategy: 'summarize', summarizer })).toThrow(CompactionConfigError);
+      expect(() => WindowManager({ strategy: 'summarize', summarizer })).toThrow(/^WindowManager: option "summarizer.contextWindow" is invalid: .*positive whole number/);
+    }
+    expect(() => WindowManager({ strategy: 'summarize', summarizer: { summarize, model: 42 } as unknown as Summarizer })).toThrow(
+      /^WindowManager: option "summarizer.model" is invalid/,
+    );
+    expect(() => WindowManager({ strategy: 'summarize', summarizer: { summarize, contextWindow: 8000, model: 'llama' } })).not.toThrow();
   });
 });

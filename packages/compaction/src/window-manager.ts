@@ -14,7 +14,7 @@ import { parseOptions } from './parse-options.js';
 import { keptStartIndex, lastCompactionIndex } from './path-scan.js';
 import { carriedClearing, carriedStripThinking, keptContextTokens, prepareCompaction } from './prepare-compaction.js';
 import { type CompactionSettings, DEFAULT_COMPACTION_SETTINGS, shouldCompact } from './settings.js';
-import type { Summarizer } from './summarizer.js';
+import { type Summarizer, summarizerSettingsProblem } from './summarizer.js';
 import type { TokenCounter } from './token-counter.js';
 import { createTokenLedger } from './token-ledger.js';
 
@@ -57,6 +57,8 @@ export const WindowManagerOptions = z
     if (options.strategy === 'summarize' && !options.summarizer) {
       ctx.addIssue({ code: 'custom', path: ['summarizer'], message: 'is required by the summarize strategy' });
     }
+    const summarizerProblem = options.summarizer && summarizerSettingsProblem(options.summarizer);
+    if (summarizerProblem) ctx.addIssue({ code: 'custom', path: ['summarizer', summarizerProblem.option], message: summarizerProblem.detail });
     if (options.contextWindow !== undefined && options.reserveTokens + options.keepRecentTokens >= options.contextWindow) {
       ctx.addIssue({
         code: 'custom',
@@ -66,6 +68,14 @@ export const WindowManagerOptions = z
     }
   });
 export type WindowManagerInput = z.input<typeof WindowManagerOptions>;
+
+/**
+ * The counts a boundary's context carries. A NaN window or prompt size fails every comparison,
+ * so the context would silently never compact; a negative one hides what the context holds.
+ */
+const BoundaryCounts = z.object({
+  ctx: z.looseObject({ window: z.number().int().positive().optional(), promptTokens: z.number().nonnegative() }),
+});
 type Config = z.output<typeof WindowManagerOptions>;
 
 /** What a strategy decided: the new compaction entry's fields and what left the context. */
@@ -78,6 +88,7 @@ interface Plan {
   details: FileLists | undefined;
   usage?: Usage | undefined;
   summarizerModel?: string | undefined;
+  warnings?: string[] | undefined;
 }
 
 type Strategy = (path: readonly Entry[], ctx: CompactionContext, config: Config) => Promise<Plan | null>;
@@ -124,6 +135,7 @@ export function WindowManager(options: WindowManagerInput): WindowManager {
         meta: { compacted: false, appended: [], ...extra },
       });
       try {
+        parseOptions(BoundaryCounts, { ctx }, 'WindowManager.maybeCompact');
         const config = configFor(opts, 'WindowManager.maybeCompact');
         const window = windowOf(config, ctx.model, ctx.window, 'WindowManager.maybeCompact');
         const settings: CompactionSettings = { enabled: true, reserveTokens: config.reserveTokens, keepRecentTokens: config.keepRecentTokens };
@@ -177,6 +189,7 @@ export function WindowManager(options: WindowManagerInput): WindowManager {
           clearedEntryIds: plan.cleared?.entryIds ?? [],
           midRound: ctx.midRound,
           summarizerUsage: plan.usage,
+          ...(plan.warnings && plan.warnings.length > 0 ? { warnings: plan.warnings } : {}),
         };
         return { acc: { path: [...acc.path, entry], ledger }, meta };
       } catch (error) {
@@ -210,6 +223,7 @@ const summarize: Strategy = async (path, ctx, config) => {
     details: result.details,
     usage: result.usage,
     summarizerModel: result.summarizerModel,
+    warnings: result.warnings,
   };
 };
 

@@ -68,3 +68,30 @@ export function turn(n: number, resultTokens: number[], answerTokens = 10): Draf
   drafts.push(assistant(words(answerTokens), { id: `a${n}-end` }));
   return drafts;
 }
+
+/** A message the host injects (a custom entry the model sees), such as a note appended while tools run. */
+export const hostNote = (text: string, id?: string): Draft => ({
+  kind: 'custom',
+  customType: 'host-note',
+  data: {},
+  message: { role: 'user', content: text },
+  ...(id ? { id } : {}),
+});
+
+/**
+ * True when a cut at `index` would fall inside a tool batch: some tool result at or after `index`
+ * answers a call made before it, so keeping from `index` keeps the result and drops its call.
+ */
+export function cutsInsideBatch(path: readonly Entry[], index: number): boolean {
+  const callAt = new Map<string, number>();
+  path.forEach((entry, i) => {
+    if (entry.kind === 'message' && entry.message.role === 'assistant') {
+      for (const part of entry.message.content) if (part.type === 'toolCall') callAt.set(part.id, i);
+    }
+  });
+  return path.slice(index).some((entry) => {
+    if (entry.kind !== 'message' || entry.message.role !== 'toolResult') return false;
+    const at = callAt.get(entry.message.toolCallId);
+    return at !== undefined && at < index;
+  });
+}
