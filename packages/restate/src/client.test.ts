@@ -15,6 +15,17 @@ describe('connect', () => {
     await expect(session.start({ role: 'assistant' } as never)).rejects.toThrow(/session\.prompt: invalid message/);
   });
 
+  it('refuses a malformed approval before any request, naming the decision and what is wrong', async () => {
+    for (const junk of [null, 'yes', { toolCallId: 'c1', decision: 'maybe' }, { toolCallId: 'c1' }]) {
+      const refused = session.approve(junk as never);
+      await expect(refused).rejects.toThrow(InvalidMessageError);
+      await expect(refused).rejects.toThrow(/^session\.approve: decision 0 is not a valid decision:/);
+    }
+    await expect(session.approve({ toolCallId: 'c1', decision: 'maybe' } as never)).rejects.toThrow(/allow|deny[\s\S]*at decision/);
+    const second = session.approve([{ toolCallId: 'a', decision: 'allow' }, { toolCallId: 'b', decision: 'deny' } as never]);
+    await expect(second).rejects.toThrow(/^session\.approve: decision 1 is not a valid decision:[\s\S]*rationale/);
+  });
+
   it('says which call failed when the ingress cannot be reached', async () => {
     await expect(session.pendingApprovals()).rejects.toThrow(/^POST \/TillerSession\/s\/pendingApprovals: the Restate ingress at http:\/\/127\.0\.0\.1:9 cannot be reached/);
   });

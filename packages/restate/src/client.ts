@@ -7,6 +7,7 @@ import type { PostResult } from './inbox-object.js';
 import { DurableClientError } from './errors/durable-client-error.js';
 import { DurableOptionsError } from './errors/durable-options-error.js';
 import { InvalidMessageError } from './errors/invalid-message-error.js';
+import { decisionList, decisionProblem } from './approval-decisions.js';
 
 export interface ConnectOptions {
   /** The Restate server's ingress, e.g. `http://127.0.0.1:8080`. */
@@ -122,8 +123,7 @@ export function connect(options: ConnectOptions): DurableClient {
         },
         steer: async (input) => post({ kind: 'steer', message: toUserMessage(input, 'steer'), at: new Date().toISOString() }),
         followUp: async (input) => post({ kind: 'follow_up', message: toUserMessage(input, 'followUp'), at: new Date().toISOString() }),
-        approve: async (decisions) =>
-          post({ kind: 'approval', decisions: Array.isArray(decisions) ? [...decisions] : [decisions as ApprovalDecision], at: new Date().toISOString() }),
+        approve: async (decisions) => post({ kind: 'approval', decisions: checkDecisions(decisions), at: new Date().toISOString() }),
         async abort(reason = 'aborted by the host') {
           return (await call<{ aborted: boolean }>(`${name}Inbox/${key}/abort`, { reason })).aborted;
         },
@@ -135,6 +135,14 @@ export function connect(options: ConnectOptions): DurableClient {
       return session;
     },
   };
+}
+
+function checkDecisions(decisions: unknown): ApprovalDecision[] {
+  return decisionList(decisions).map((decision, i) => {
+    const problem = decisionProblem(decision, i);
+    if (problem) throw new InvalidMessageError(`session.approve: ${problem}`);
+    return decision as ApprovalDecision;
+  });
 }
 
 function toUserMessage(input: string | UserMessage, method: string): UserMessage {
