@@ -50,7 +50,11 @@ export const DurableAgentOptions = z.strictObject({
    * log is the session object's own state on Restate. Every worker must reach the same store.
    */
   sessionLog: fn<(sessionId: string) => SessionLog | Promise<SessionLog>>('a function (sessionId) => SessionLog').optional(),
-  /** Progress events, at least once: a replay delivers the events of the steps it replays again, with the same `seq`. */
+  /**
+   * Progress events, at least once: a replay delivers the events of the steps it replays again,
+   * with the same `seq`. It may be async; nothing waits for it, and a throw or a rejection is a
+   * warning in the worker's log, never a fault of the turn.
+   */
   onEvent: fn<(event: DurableEvent) => void>('a function (event) => void').optional(),
   /**
    * How long Restate lets a step run without hearing from the worker before it asks the worker to

@@ -1,5 +1,6 @@
 import * as restate from '@restatedev/restate-sdk';
 import { type Entry, start, type ToolCallPart, type TurnOutcome, type UserMessage } from '@tiller/core';
+import { deliverEvent } from './deliver-event.js';
 import { driveTurn, dropMessages } from './drive-turn.js';
 import type { ResolvedDurableOptions } from './durable-options.js';
 import { inboxObject, type InboxObject } from './inbox-object.js';
@@ -59,7 +60,7 @@ async function runTurn(ctx: restate.ObjectContext, request: TurnRequest, options
     // Cancelled before it began: nothing was written; what was sent for it is dropped with notes.
     const outcome: TurnOutcome = { status: 'aborted', reason: (await mailbox.abortReason()) ?? 'the turn was cancelled', turnId: request.turnId, iterations: 0 };
     const left = await mailbox.close({ taken: 0 });
-    dropMessages(start(), left).forEach((note, seq) => options.onEvent?.({ sessionId: ctx.key, turnId: request.turnId, seq, event: { type: 'event.ignored', note } }));
+    dropMessages(start(), left).forEach((note, seq) => deliverEvent(ctx, options.onEvent, { sessionId: ctx.key, turnId: request.turnId, seq, event: { type: 'event.ignored', note } }));
     return finish(ctx, outcome);
   }
   const log = options.sessionLog ? await openHostLog(ctx, await options.sessionLog(ctx.key)) : await openStateLog(ctx);
