@@ -79,7 +79,7 @@ export function connect(options: ConnectOptions): DurableClient {
       throw new DurableClientError(`POST /${path}: the Restate ingress at ${ingress} cannot be reached: ${(error as Error).message}`, { cause: error });
     }
     const text = await response.text();
-    if (!response.ok) throw new DurableClientError(`POST /${path}: ${response.status} ${text}`);
+    if (!response.ok) throw new DurableClientError(`POST /${path}: ${failure(response.status, text)}`);
     return (text === '' ? null : JSON.parse(text)) as T;
   };
 
@@ -102,7 +102,7 @@ export function connect(options: ConnectOptions): DurableClient {
       unreachableSince = undefined;
       const text = await response.text();
       if (response.ok) return JSON.parse(text) as TurnOutcome;
-      throw new DurableClientError(`the turn's invocation ${invocationId} failed: ${response.status} ${text}`);
+      throw new DurableClientError(`the turn's invocation ${invocationId} failed: ${failure(response.status, text)}`);
     }
   };
 
@@ -135,6 +135,17 @@ export function connect(options: ConnectOptions): DurableClient {
       return session;
     },
   };
+}
+
+/** A failed call as the user reads it: Restate's error body is JSON whose `message` is the handler's own words. */
+function failure(status: number, body: string): string {
+  try {
+    const { message } = JSON.parse(body) as { message?: unknown };
+    if (typeof message === 'string') return `${status} ${message}`;
+  } catch {
+    // Not JSON: a proxy's page, say; shown as it came.
+  }
+  return `${status} ${body}`;
 }
 
 function checkDecisions(decisions: unknown): ApprovalDecision[] {

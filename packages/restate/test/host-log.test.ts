@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AssistantMessage } from '@tiller/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { connect, serve, type Worker } from '../src/index.js';
+import { connect, DurableClientError, serve, type Worker } from '../src/index.js';
 import { type HostLogWorker, startHostLogWorker } from './support/host-log-worker.js';
 import { testAgent } from './support/test-agent.js';
 
@@ -20,6 +20,12 @@ beforeAll(async () => {
     onEvent: ({ sessionId }) => {
       if (sessionId === 'subscriber-throws') throw new Error('the subscriber blew up');
       if (sessionId === 'subscriber-rejects') return Promise.reject(new Error('the webhook is down'));
+    },
+    // And how the session log fails; other sessions keep theirs in memory.
+    sessionLog: (id) => {
+      if (id === 'log-throws') throw new Error('the store is down');
+      if (id === 'log-junk') return { path: 'not a function' } as never;
+      return host.logOf(`faulty/${id}`);
     },
   });
   await host.server.register(faulty.url);
@@ -76,6 +82,19 @@ describe('host code that fails does not stop a durable turn', () => {
       expect(reports().every((line) => line.includes(how))).toBe(true);
       // Once per event: turn.started, the messages, the tools, turn.ended; not once per retry.
       expect(new Set(reports()).size).toBe(reports().length);
+    });
+  }
+
+  for (const [id, what] of [['log-throws', /sessionLog\("log-throws"\) threw: the store is down/], ['log-junk', /sessionLog\("log-junk"\) returned an object that is not a SessionLog/]] as const) {
+    it(`fails the turn at once, naming sessionLog, when it ${id === 'log-throws' ? 'throws' : 'returns junk'}; entries() says the same`, async () => {
+      const session = faultySession(id);
+      const failed = within(15_000, 'the turn', session.prompt('hello'));
+      await expect(failed).rejects.toThrow(DurableClientError);
+      await expect(failed).rejects.toThrow(what);
+      await expect(within(5_000, 'entries()', session.entries())).rejects.toThrow(what);
+      // Nothing is left behind: no turn runs, and the next prompt fails the same way rather than waiting.
+      expect(await session.running()).toBeNull();
+      await expect(within(15_000, 'the next turn', session.prompt('again'))).rejects.toThrow(what);
     });
   }
 });
