@@ -42,7 +42,7 @@ export const DurableAgentOptions = z.strictObject({
    * The shell's limits, with its names, defaults and checks (`resolveLimits`); `approvalTimeoutMs`
    * is a durable timer here, so it may be hours.
    */
-  limits: z.custom<Partial<AgentLimits>>((value) => typeof value === 'object' && value !== null, { message: 'expected an object of limits' }).optional(),
+  limits: z.custom<Partial<AgentLimits>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), { message: 'expected an object of limits' }).optional(),
   /** The session object's name on Restate; the inbox is `<name>Inbox`. Letters, digits and `_`. */
   name: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,62}$/, 'expected a letter, then letters, digits or "_"').default('TillerSession'),
   /**
