@@ -61,6 +61,26 @@ const ConnectOptions = z.strictObject({
   name: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,62}$/, 'expected the name given to serve: a letter, then letters, digits or "_"').optional(),
 });
 
+// A session id is the virtual object's key, sent in the URL path: any text, but text.
+const SessionId = z
+  .string({ error: (issue) => `expected a non-empty string, got ${issue.input === null ? 'null' : typeof issue.input}` })
+  .min(1, 'expected a non-empty string, got ""')
+  .refine(encodes, 'expected well-formed text (this one has a lone surrogate)');
+
+function encodes(id: string): boolean {
+  try {
+    encodeURIComponent(id);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// The turn id is the invocation's idempotency key, sent as an HTTP header: visible ASCII only.
+const StartOptions = z.strictObject({
+  turnId: z.string({ error: 'expected a string' }).regex(/^[!-~]{1,256}$/, 'expected 1 to 256 visible ASCII characters (it is sent as a header)').optional(),
+});
+
 export function connect(options: ConnectOptions): DurableClient {
   const checked = ConnectOptions.safeParse(options);
   if (!checked.success) throw new DurableOptionsError(`connect: invalid options:\n${z.prettifyError(checked.error)}`);
@@ -108,6 +128,8 @@ export function connect(options: ConnectOptions): DurableClient {
 
   return {
     session(id) {
+      const checkedId = SessionId.safeParse(id);
+      if (!checkedId.success) throw new DurableOptionsError(`client.session: invalid session id: ${checkedId.error.issues[0]!.message}`);
       const key = encodeURIComponent(id);
       const post = (message: TurnMessage) => call<PostResult>(`${name}Inbox/${key}/post`, message);
       const session: DurableSession = {
@@ -117,7 +139,9 @@ export function connect(options: ConnectOptions): DurableClient {
         },
         async start(input, opts = {}) {
           const message = toUserMessage(input, 'prompt');
-          const turnId = opts.turnId ?? randomUUID();
+          const checked = StartOptions.safeParse(opts);
+          if (!checked.success) throw new DurableOptionsError(`session.start: invalid options:\n${z.prettifyError(checked.error)}`);
+          const turnId = checked.data.turnId ?? randomUUID();
           const sent = await call<{ invocationId: string }>(`${name}/${key}/turn/send`, { turnId, message }, { 'idempotency-key': turnId });
           return { turnId, invocationId: sent.invocationId, outcome: () => attach(sent.invocationId) };
         },
