@@ -1,7 +1,7 @@
 import * as restate from '@restatedev/restate-sdk';
 import { type IgnoredNote, start } from '@tiller/core';
-import { dropMessages } from './drive-turn.js';
 import { z } from 'zod';
+import { dropMessages } from './drive-turn.js';
 import { TurnMessage } from './turn-message.js';
 
 /**
