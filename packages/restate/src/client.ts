@@ -7,6 +7,7 @@ import type { PostResult } from './inbox-object.js';
 import { DurableClientError } from './errors/durable-client-error.js';
 import { DurableOptionsError } from './errors/durable-options-error.js';
 import { InvalidMessageError } from './errors/invalid-message-error.js';
+import { decisionList, decisionProblem } from './approval-decisions.js';
 
 export interface ConnectOptions {
   /** The Restate server's ingress, e.g. `http://127.0.0.1:8080`. */
@@ -60,6 +61,26 @@ const ConnectOptions = z.strictObject({
   name: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,62}$/, 'expected the name given to serve: a letter, then letters, digits or "_"').optional(),
 });
 
+// A session id is the virtual object's key, sent in the URL path: any text, but text.
+const SessionId = z
+  .string({ error: (issue) => `expected a non-empty string, got ${issue.input === null ? 'null' : typeof issue.input}` })
+  .min(1, 'expected a non-empty string, got ""')
+  .refine(encodes, 'expected well-formed text (this one has a lone surrogate)');
+
+function encodes(id: string): boolean {
+  try {
+    encodeURIComponent(id);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// The turn id is the invocation's idempotency key, sent as an HTTP header: visible ASCII only.
+const StartOptions = z.strictObject({
+  turnId: z.string({ error: 'expected a string' }).regex(/^[!-~]{1,256}$/, 'expected 1 to 256 visible ASCII characters (it is sent as a header)').optional(),
+});
+
 export function connect(options: ConnectOptions): DurableClient {
   const checked = ConnectOptions.safeParse(options);
   if (!checked.success) throw new DurableOptionsError(`connect: invalid options:\n${z.prettifyError(checked.error)}`);
@@ -78,7 +99,7 @@ export function connect(options: ConnectOptions): DurableClient {
       throw new DurableClientError(`POST /${path}: the Restate ingress at ${ingress} cannot be reached: ${(error as Error).message}`, { cause: error });
     }
     const text = await response.text();
-    if (!response.ok) throw new DurableClientError(`POST /${path}: ${response.status} ${text}`);
+    if (!response.ok) throw new DurableClientError(`POST /${path}: ${failure(response.status, text)}`);
     return (text === '' ? null : JSON.parse(text)) as T;
   };
 
@@ -101,12 +122,14 @@ export function connect(options: ConnectOptions): DurableClient {
       unreachableSince = undefined;
       const text = await response.text();
       if (response.ok) return JSON.parse(text) as TurnOutcome;
-      throw new DurableClientError(`the turn's invocation ${invocationId} failed: ${response.status} ${text}`);
+      throw new DurableClientError(`the turn's invocation ${invocationId} failed: ${failure(response.status, text)}`);
     }
   };
 
   return {
     session(id) {
+      const checkedId = SessionId.safeParse(id);
+      if (!checkedId.success) throw new DurableOptionsError(`client.session: invalid session id: ${checkedId.error.issues[0]!.message}`);
       const key = encodeURIComponent(id);
       const post = (message: TurnMessage) => call<PostResult>(`${name}Inbox/${key}/post`, message);
       const session: DurableSession = {
@@ -116,14 +139,15 @@ export function connect(options: ConnectOptions): DurableClient {
         },
         async start(input, opts = {}) {
           const message = toUserMessage(input, 'prompt');
-          const turnId = opts.turnId ?? randomUUID();
+          const checked = StartOptions.safeParse(opts);
+          if (!checked.success) throw new DurableOptionsError(`session.start: invalid options:\n${z.prettifyError(checked.error)}`);
+          const turnId = checked.data.turnId ?? randomUUID();
           const sent = await call<{ invocationId: string }>(`${name}/${key}/turn/send`, { turnId, message }, { 'idempotency-key': turnId });
           return { turnId, invocationId: sent.invocationId, outcome: () => attach(sent.invocationId) };
         },
         steer: async (input) => post({ kind: 'steer', message: toUserMessage(input, 'steer'), at: new Date().toISOString() }),
         followUp: async (input) => post({ kind: 'follow_up', message: toUserMessage(input, 'followUp'), at: new Date().toISOString() }),
-        approve: async (decisions) =>
-          post({ kind: 'approval', decisions: Array.isArray(decisions) ? [...decisions] : [decisions as ApprovalDecision], at: new Date().toISOString() }),
+        approve: async (decisions) => post({ kind: 'approval', decisions: checkDecisions(decisions), at: new Date().toISOString() }),
         async abort(reason = 'aborted by the host') {
           return (await call<{ aborted: boolean }>(`${name}Inbox/${key}/abort`, { reason })).aborted;
         },
@@ -135,6 +159,25 @@ export function connect(options: ConnectOptions): DurableClient {
       return session;
     },
   };
+}
+
+/** A failed call as the user reads it: Restate's error body is JSON whose `message` is the handler's own words. */
+function failure(status: number, body: string): string {
+  try {
+    const { message } = JSON.parse(body) as { message?: unknown };
+    if (typeof message === 'string') return `${status} ${message}`;
+  } catch {
+    // Not JSON: a proxy's page, say; shown as it came.
+  }
+  return `${status} ${body}`;
+}
+
+function checkDecisions(decisions: unknown): ApprovalDecision[] {
+  return decisionList(decisions).map((decision, i) => {
+    const problem = decisionProblem(decision, i);
+    if (problem) throw new InvalidMessageError(`session.approve: ${problem}`);
+    return decision as ApprovalDecision;
+  });
 }
 
 function toUserMessage(input: string | UserMessage, method: string): UserMessage {

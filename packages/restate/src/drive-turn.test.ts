@@ -189,6 +189,42 @@ describe('driveTurn', () => {
     expect(t.performed.filter((p) => p === 'run_tools')).toHaveLength(2);
   });
 
+  it('drops a malformed approval that reaches the turn anyway with a note, and waits on for a good one; the first decision stays', async () => {
+    const clock = { now: () => '' };
+    const model = oneRound(['a'], clock);
+    let asked = false;
+    let decided: unknown;
+    const t = memoryEngine((effect) => {
+      if (effect.type === 'run_tools' && !asked) {
+        asked = true;
+        return { type: 'approval.needed', id: effect.id, at: clock.now(), toolCallIds: ['a'] };
+      }
+      if (effect.type === 'run_tools') decided = effect.decisions;
+      return model(effect);
+    });
+    clock.now = t.now;
+    // What a client of another version, or a raw call to the inbox, could have sent.
+    const junk = [null, 'yes', [null], [{ toolCallId: 'a', decision: 'maybe' }], [{ toolCallId: 'a' }]];
+    const park = t.engine.approvalParked;
+    t.engine.approvalParked = (effect) => {
+      if (effect) {
+        for (const decisions of junk) t.inbox.push({ kind: 'approval', decisions, at: 'then' } as never);
+        t.inbox.push(
+          { kind: 'approval', decisions: [{ toolCallId: 'a', decision: 'allow' }], at: t.now() },
+          { kind: 'approval', decisions: [{ toolCallId: 'a', decision: 'deny', rationale: 'changed my mind' }], at: t.now() },
+        );
+      }
+      park(effect);
+    };
+    const { outcome } = await driveTurn({ snapshot: start(), input: turnStart(t.now()), engine: t.engine });
+    expect(outcome).toMatchObject({ status: 'completed', iterations: 1 });
+    expect(decided).toEqual([{ toolCallId: 'a', decision: 'allow' }]);
+    const notes = t.events.flatMap((e) => (e.type === 'event.ignored' && e.note.eventType === 'approval' ? [e.note] : []));
+    expect(notes).toHaveLength(junk.length);
+    expect(notes.every((n) => n.at === 'then' && /^decision 0 is not a valid decision:/.test(n.reason))).toBe(true);
+    expect(notes[3]!.reason).toMatch(/at decision/);
+  });
+
   it('ends the turn aborted, with every open call answered, when the engine reports a cancellation', async () => {
     const clock = { now: () => '' };
     const model = oneRound(['a', 'b'], clock);

@@ -11,6 +11,7 @@ import {
   type TurnOutcome,
   type TurnSnapshot,
 } from '@tiller/core';
+import { decisionList, decisionProblem } from './approval-decisions.js';
 import type { TurnMessage } from './turn-message.js';
 
 /** What ended a wait on a parked approval: a message from outside, or the approval timeout. */
@@ -116,7 +117,10 @@ export async function driveTurn(options: DriveTurnOptions): Promise<DrivenTurn> 
         if (wake.kind === 'timeout') return approval.decided(await engine.now(), true);
         const { message } = wake;
         if (message.kind === 'approval') {
-          if (approval.take(message.decisions)) return approval.decided(message.at, false);
+          const { complete, refused } = approval.take(message.decisions);
+          // The inbox refuses such decisions; one that got in anyway must not fail the turn on every replay.
+          for (const reason of refused) engine.emit({ type: 'event.ignored', note: { eventType: 'approval', reason, at: message.at } });
+          if (complete) return approval.decided(message.at, false);
           continue;
         }
         await apply(messageInput(message)!);
@@ -182,12 +186,19 @@ function parkApproval(effect: RequestApprovalEffect) {
   const asked = new Set(effect.calls.map((c) => c.id));
   const decided = new Map<string, ApprovalDecision>();
   return {
-    /** Takes the decisions for asked calls; true once every asked call has one. */
-    take(decisions: readonly ApprovalDecision[]): boolean {
-      for (const decision of decisions) {
+    /**
+     * Takes the decisions for asked calls; complete once every asked call has one. What is not a
+     * decision is refused, each with the reason, and the rest of the list still counts.
+     */
+    take(decisions: unknown): { complete: boolean; refused: string[] } {
+      const refused: string[] = [];
+      decisionList(decisions).forEach((raw, i) => {
+        const problem = decisionProblem(raw, i);
+        if (problem) return void refused.push(problem);
+        const decision = raw as ApprovalDecision;
         if (asked.has(decision.toolCallId) && !decided.has(decision.toolCallId)) decided.set(decision.toolCallId, decision);
-      }
-      return decided.size === asked.size;
+      });
+      return { complete: decided.size === asked.size, refused };
     },
     decided(at: string, timedOut: boolean): TurnEvent {
       const decisions: ApprovalDecision[] = effect.calls.map(

@@ -36,6 +36,7 @@ describe('resolveDurableOptions', () => {
     expect(() => resolveDurableOptions({ model, limits: { maxRetries: 1.5 } }, 'serve')).toThrow(/serve: invalid options:[\s\S]*at limits\.maxRetries/);
     expect(() => resolveDurableOptions({ model, limits: { maxToolConcurency: 2 } as never }, 'serve')).toThrow(/maxToolConcurency/);
     expect(() => resolveDurableOptions({ model, limits: 'many' as never }, 'serve')).toThrow(DurableOptionsError);
+    expect(() => resolveDurableOptions({ model, limits: [] as never }, 'serve')).toThrow(/serve: invalid options:[\s\S]*expected an object of limits[\s\S]*at limits/);
   });
   it('lets an approval wait longer than a Node timer can: it is a durable sleep on Restate', () => {
     const thirtyDays = 30 * 86_400_000;

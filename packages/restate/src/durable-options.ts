@@ -42,7 +42,7 @@ export const DurableAgentOptions = z.strictObject({
    * The shell's limits, with its names, defaults and checks (`resolveLimits`); `approvalTimeoutMs`
    * is a durable timer here, so it may be hours.
    */
-  limits: z.custom<Partial<AgentLimits>>((value) => typeof value === 'object' && value !== null, { message: 'expected an object of limits' }).optional(),
+  limits: z.custom<Partial<AgentLimits>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), { message: 'expected an object of limits' }).optional(),
   /** The session object's name on Restate; the inbox is `<name>Inbox`. Letters, digits and `_`. */
   name: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,62}$/, 'expected a letter, then letters, digits or "_"').default('TillerSession'),
   /**
@@ -50,7 +50,11 @@ export const DurableAgentOptions = z.strictObject({
    * log is the session object's own state on Restate. Every worker must reach the same store.
    */
   sessionLog: fn<(sessionId: string) => SessionLog | Promise<SessionLog>>('a function (sessionId) => SessionLog').optional(),
-  /** Progress events, at least once: a replay delivers the events of the steps it replays again, with the same `seq`. */
+  /**
+   * Progress events, at least once: a replay delivers the events of the steps it replays again,
+   * with the same `seq`. It may be async; nothing waits for it, and a throw or a rejection is a
+   * warning in the worker's log, never a fault of the turn.
+   */
   onEvent: fn<(event: DurableEvent) => void>('a function (event) => void').optional(),
   /**
    * How long Restate lets a step run without hearing from the worker before it asks the worker to

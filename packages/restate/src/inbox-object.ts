@@ -1,7 +1,8 @@
 import * as restate from '@restatedev/restate-sdk';
 import { type IgnoredNote, start } from '@tiller/core';
+import { z } from 'zod';
 import { dropMessages } from './drive-turn.js';
-import type { TurnMessage } from './turn-message.js';
+import { TurnMessage } from './turn-message.js';
 
 /**
  * The inbox of a session: a virtual object of its own (same key as the session), so messages
@@ -37,7 +38,15 @@ export function inboxObject(name: string) {
         ctx.set('messages', []);
         ctx.clear('abortReason');
       },
-      post: async (ctx: restate.ObjectContext<InboxState>, message: TurnMessage): Promise<PostResult> => {
+      post: async (ctx: restate.ObjectContext<InboxState>, posted: unknown): Promise<PostResult> => {
+        const checked = TurnMessage.safeParse(posted);
+        if (!checked.success) {
+          // Anyone who reaches the ingress can post: what a turn could not use is refused here, not in the turn.
+          const note = malformedNote(posted, checked.error);
+          ctx.console.warn(`${name}/${ctx.key}: dropped a message: ${note.reason}`);
+          return { delivered: 'dropped', note };
+        }
+        const message = checked.data;
         const target = await ctx.get('target');
         if (!target) return { delivered: 'dropped', note: dropMessages(start(), [message])[0]! };
         const messages = (await ctx.get('messages')) ?? [];
@@ -65,6 +74,15 @@ export function inboxObject(name: string) {
       abortReason: async (ctx: restate.ObjectContext<InboxState>): Promise<string | null> => (await ctx.get('abortReason')) ?? null,
     },
   });
+}
+
+function malformedNote(posted: unknown, error: z.ZodError): IgnoredNote {
+  const { kind, at } = (typeof posted === 'object' && posted !== null ? posted : {}) as { kind?: unknown; at?: unknown };
+  return {
+    eventType: typeof kind === 'string' && kind !== '' ? kind : 'message',
+    reason: `the message is not a valid turn message:\n${z.prettifyError(error)}`,
+    ...(typeof at === 'string' ? { at } : {}),
+  };
 }
 
 export type InboxObject = ReturnType<typeof inboxObject>;

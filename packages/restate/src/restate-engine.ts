@@ -3,6 +3,7 @@ import { createTokenLedger, estimateTextTokens, NoOpCompactor, runCompactor, typ
 import type { BlockingEffect, CallLlmEffect, Entry, MaybeCompactEffect, RequestApprovalEffect, TurnEvent } from '@tiller/core';
 import { runModelCall } from '@tiller/shell';
 import type { ApprovalWake, TurnEngine } from './drive-turn.js';
+import { deliverEvent } from './deliver-event.js';
 import { runToolsDurably } from './durable-tools.js';
 import { type InboxObject, messageSignal } from './inbox-object.js';
 import type { ResolvedDurableOptions } from './durable-options.js';
@@ -138,7 +139,7 @@ export function restateEngine(init: RestateEngineInit): RestateEngine {
     },
     persist: (entries: readonly Entry[]) => log.append(entries),
     emit(event) {
-      options.onEvent?.({ sessionId: ctx.key, turnId: init.turnId, seq: seq++, event });
+      deliverEvent(ctx, options.onEvent, { sessionId: ctx.key, turnId: init.turnId, seq: seq++, event });
     },
     now: () => ctx.date.toJSON(),
     async cancellation(error) {

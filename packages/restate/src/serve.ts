@@ -2,6 +2,8 @@ import './promise-with-resolvers.js';
 import { createServer } from 'node:http2';
 import * as restate from '@restatedev/restate-sdk';
 import { type DurableAgentOptions, resolveDurableOptions } from './durable-options.js';
+import { z } from 'zod';
+import { DurableOptionsError } from './errors/durable-options-error.js';
 import { durableObjects } from './session-object.js';
 
 export interface ServeOptions extends DurableAgentOptions {
@@ -10,6 +12,17 @@ export interface ServeOptions extends DurableAgentOptions {
   /** Default 127.0.0.1: a worker listens where the Restate server can reach it, nowhere else. */
   host?: string;
 }
+
+// Checked here, since Node takes a port that is not a number for the path of a Unix socket.
+const ListenOptions = z.object({
+  port: z
+    .number({ error: 'expected a port number from 0 to 65535 (0 picks a free one)' })
+    .int('expected a whole port number')
+    .min(0, 'expected a port number from 0 to 65535 (0 picks a free one)')
+    .max(65_535, 'expected a port number from 0 to 65535 (0 picks a free one)')
+    .default(0),
+  host: z.string({ error: 'expected a host name or address to listen on' }).min(1, 'expected a host name or address to listen on').default('127.0.0.1'),
+});
 
 export interface Worker {
   readonly port: number;
@@ -24,7 +37,10 @@ export interface Worker {
  * that address must serve the same agent (same tools, same model, same version of this code).
  */
 export async function serve(options: ServeOptions): Promise<Worker> {
-  const { port = 0, host = '127.0.0.1', ...agent } = options;
+  const { port: rawPort, host: rawHost, ...agent } = options;
+  const listen = ListenOptions.safeParse({ port: rawPort, host: rawHost });
+  if (!listen.success) throw new DurableOptionsError(`serve: invalid options:\n${z.prettifyError(listen.error)}`);
+  const { port, host } = listen.data;
   const resolved = resolveDurableOptions(agent, 'serve');
   const { session, inbox } = durableObjects(resolved);
   const server = createServer(restate.createEndpointHandler({ services: [session, inbox] }));

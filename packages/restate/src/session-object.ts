@@ -1,10 +1,12 @@
 import * as restate from '@restatedev/restate-sdk';
 import { type Entry, start, type ToolCallPart, type TurnOutcome, type UserMessage } from '@tiller/core';
+import { deliverEvent } from './deliver-event.js';
 import { driveTurn, dropMessages } from './drive-turn.js';
 import type { ResolvedDurableOptions } from './durable-options.js';
 import { inboxObject, type InboxObject } from './inbox-object.js';
 import { restateEngine } from './restate-engine.js';
 import { openHostLog } from './host-log.js';
+import { sessionLogOf } from './session-log-of.js';
 import { openStateLog, readLogEntries } from './state-log.js';
 
 export interface TurnRequest {
@@ -38,7 +40,7 @@ export function durableObjects(options: ResolvedDurableOptions) {
     handlers: {
       turn: async (ctx: restate.ObjectContext, request: TurnRequest): Promise<TurnOutcome> => runTurn(ctx, request, options, inbox),
       entries: restate.handlers.object.shared(async (ctx: restate.ObjectSharedContext): Promise<Entry[]> =>
-        options.sessionLog ? (await options.sessionLog(ctx.key)).path() : readLogEntries(ctx),
+        options.sessionLog ? (await sessionLogOf(options.sessionLog, ctx.key)).path() : readLogEntries(ctx),
       ),
       running: restate.handlers.object.shared(async (ctx: restate.ObjectSharedContext) => (await ctx.get<RunningTurn>('running')) ?? null),
       pendingApprovals: restate.handlers.object.shared(async (ctx: restate.ObjectSharedContext) => (await ctx.get<ParkedApproval>('approval')) ?? null),
@@ -50,6 +52,8 @@ export function durableObjects(options: ResolvedDurableOptions) {
 
 async function runTurn(ctx: restate.ObjectContext, request: TurnRequest, options: ResolvedDurableOptions, inbox: InboxObject): Promise<TurnOutcome> {
   const invocationId = ctx.request().id;
+  // Asked before the turn writes anything, so a log that fails ends the turn with nothing left behind.
+  const hostLog = options.sessionLog ? await sessionLogOf(options.sessionLog, ctx.key) : undefined;
   const mailbox = ctx.objectClient(inbox, ctx.key);
   ctx.set('running', { turnId: request.turnId, invocationId } satisfies RunningTurn);
   try {
@@ -59,10 +63,10 @@ async function runTurn(ctx: restate.ObjectContext, request: TurnRequest, options
     // Cancelled before it began: nothing was written; what was sent for it is dropped with notes.
     const outcome: TurnOutcome = { status: 'aborted', reason: (await mailbox.abortReason()) ?? 'the turn was cancelled', turnId: request.turnId, iterations: 0 };
     const left = await mailbox.close({ taken: 0 });
-    dropMessages(start(), left).forEach((note, seq) => options.onEvent?.({ sessionId: ctx.key, turnId: request.turnId, seq, event: { type: 'event.ignored', note } }));
+    dropMessages(start(), left).forEach((note, seq) => deliverEvent(ctx, options.onEvent, { sessionId: ctx.key, turnId: request.turnId, seq, event: { type: 'event.ignored', note } }));
     return finish(ctx, outcome);
   }
-  const log = options.sessionLog ? await openHostLog(ctx, await options.sessionLog(ctx.key)) : await openStateLog(ctx);
+  const log = hostLog ? await openHostLog(ctx, hostLog) : await openStateLog(ctx);
   const engine = restateEngine({ ctx, options, log, inbox, turnId: request.turnId });
   const begun = start({ maxIterations: options.limits.maxIterations, entries: log.entries });
   const at = await ctx.date.toJSON();

@@ -42,3 +42,4 @@ export type { ModelCallEvent } from './effects/call-model.js';
 export type { PartialReplySink } from './runtime/partial-reply.js';
 export { planToolBatch, type PlannedToolCall, type ToolBatchPlan, type ToolBatchPlanOptions } from './steps/plan-tool-batch.js';
 export { runToolCall, type ToolCallOptions } from './steps/run-tool-call.js';
+export { describeThrown } from './describe-thrown.js';

@@ -1,0 +1,31 @@
+import * as restate from '@restatedev/restate-sdk';
+import type { SessionLog } from '@tiller/session';
+import { describeThrown } from '@tiller/shell';
+
+/** What the durable turn and the `entries` handler call on a host's log. */
+const USED = ['has', 'path', 'append'] as const;
+
+/**
+ * The host's session log of a session, checked: `sessionLog` is host code, and what it throws or
+ * returns is not something a retry mends (a retry would only call it again, for ever, while the
+ * client waits). So a throw, a rejection or something that is not a log fails the call with
+ * Restate's TerminalError, which the client hears, naming `sessionLog` and what it did.
+ */
+export async function sessionLogOf(sessionLog: (sessionId: string) => SessionLog | Promise<SessionLog>, sessionId: string): Promise<SessionLog> {
+  const call = `sessionLog(${JSON.stringify(sessionId)})`;
+  let log: unknown;
+  try {
+    log = await sessionLog(sessionId);
+  } catch (error) {
+    throw new restate.TerminalError(`${call} threw: ${describeThrown(error)}`);
+  }
+  if (typeof log !== 'object' || log === null) {
+    throw new restate.TerminalError(`${call} returned ${log === null ? 'null' : typeof log === 'string' ? JSON.stringify(log) : String(log)}, not a SessionLog (make one with createSessionLog(store))`);
+  }
+  const missing = USED.filter((method) => typeof (log as Record<string, unknown>)[method] !== 'function');
+  if (!('leafId' in log)) missing.unshift('leafId' as never);
+  if (missing.length > 0) {
+    throw new restate.TerminalError(`${call} returned an object that is not a SessionLog: it has no ${missing.join(', ')} (make one with createSessionLog(store))`);
+  }
+  return log as SessionLog;
+}
