@@ -270,10 +270,15 @@ describe('compact', () => {
   it('rejects as aborted when the signal fires while a summarizer that ignores it hangs, on both parts of a split turn', async () => {
     const preparation = prepareCompaction(splitTurns(), settings)!;
     const asked: string[] = [];
-    const hanging = { summarize: (request: SummarizeRequest) => (asked.push(request.purpose), new Promise<never>(() => {})) };
     const controller = new AbortController();
+    const hanging = {
+      summarize: (request: SummarizeRequest) => {
+        // The stop comes once both parts hang, however slow the machine.
+        if (asked.push(request.purpose) === 2) setTimeout(() => controller.abort(new Error('user pressed stop')), 1);
+        return new Promise<never>(() => {});
+      },
+    };
     const pending = compact(preparation, hanging, { signal: controller.signal });
-    setTimeout(() => controller.abort(new Error('user pressed stop')), 10);
     await expect(pending).rejects.toMatchObject({ name: 'CompactionError', code: 'aborted', message: 'compaction aborted: user pressed stop' });
     expect(asked).toEqual(['history', 'turn-prefix']);
   });

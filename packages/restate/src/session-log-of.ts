@@ -6,10 +6,12 @@ import { describeThrown } from '@tiller/shell';
 const USED = ['has', 'path', 'append'] as const;
 
 /**
- * The host's session log of a session, checked: `sessionLog` is host code, and what it throws or
- * returns is not something a retry mends (a retry would only call it again, for ever, while the
- * client waits). So a throw, a rejection or something that is not a log fails the call with
- * Restate's TerminalError, which the client hears, naming `sessionLog` and what it did.
+ * The host's session log of a session, checked. A throw or a rejection (a store that is down) is
+ * retried by Restate like any failed step, since the store may be back on the next attempt; a
+ * host that knows it will not be throws Restate's TerminalError, which ends the call. What is
+ * returned is another matter: something that is not a log stays so on every retry, which would
+ * call it again, for ever, while the client waits. So it fails the call with a TerminalError,
+ * which the client hears, naming `sessionLog` and what it gave.
  */
 export async function sessionLogOf(sessionLog: (sessionId: string) => SessionLog | Promise<SessionLog>, sessionId: string): Promise<SessionLog> {
   const call = `sessionLog(${JSON.stringify(sessionId)})`;
@@ -17,7 +19,8 @@ export async function sessionLogOf(sessionLog: (sessionId: string) => SessionLog
   try {
     log = await sessionLog(sessionId);
   } catch (error) {
-    throw new restate.TerminalError(`${call} threw: ${describeThrown(error)}`);
+    if (error instanceof restate.TerminalError) throw error;
+    throw new Error(`${call} threw: ${describeThrown(error)}`, { cause: error });
   }
   if (typeof log !== 'object' || log === null) {
     throw new restate.TerminalError(`${call} returned ${log === null ? 'null' : typeof log === 'string' ? JSON.stringify(log) : String(log)}, not a SessionLog (make one with createSessionLog(store))`);

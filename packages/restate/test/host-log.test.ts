@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AssistantMessage } from '@tiller/core';
+import * as restate from '@restatedev/restate-sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { connect, DurableClientError, serve, type Worker } from '../src/index.js';
 import { type HostLogWorker, startHostLogWorker } from './support/host-log-worker.js';
@@ -11,6 +12,7 @@ import { testAgent } from './support/test-agent.js';
  */
 let host: HostLogWorker;
 let faulty: Worker;
+let storeOutages = 0;
 beforeAll(async () => {
   host = await startHostLogWorker({ ...testAgent(() => {}, sleep), name: 'HostLogSession' });
   faulty = await serve({
@@ -23,7 +25,9 @@ beforeAll(async () => {
     },
     // And how the session log fails; other sessions keep theirs in memory.
     sessionLog: (id) => {
-      if (id === 'log-throws') throw new Error('the store is down');
+      // Down for its first two calls, then back: an outage a retry outlives.
+      if (id === 'log-down-for-a-moment' && storeOutages++ < 2) throw new Error('the store is down');
+      if (id === 'log-terminal') throw new restate.TerminalError('no such tenant');
       if (id === 'log-junk') return { path: 'not a function' } as never;
       return host.logOf(`faulty/${id}`);
     },
@@ -85,8 +89,14 @@ describe('host code that fails does not stop a durable turn', () => {
     });
   }
 
-  for (const [id, what] of [['log-throws', /sessionLog\("log-throws"\) threw: the store is down/], ['log-junk', /sessionLog\("log-junk"\) returned an object that is not a SessionLog/]] as const) {
-    it(`fails the turn at once, naming sessionLog, when it ${id === 'log-throws' ? 'throws' : 'returns junk'}; entries() says the same`, async () => {
+  it('retries a turn whose sessionLog throws, as for any failed step: once the store is back, the turn completes', async () => {
+    const session = faultySession('log-down-for-a-moment');
+    expect(await within(15_000, 'the turn', session.prompt(JSON.stringify({ rounds: 1 })))).toMatchObject({ status: 'completed', iterations: 1 });
+    expect(storeOutages).toBeGreaterThan(2);
+  });
+
+  for (const [id, what] of [['log-terminal', /no such tenant/], ['log-junk', /sessionLog\("log-junk"\) returned an object that is not a SessionLog/]] as const) {
+    it(`fails the turn at once, naming sessionLog, when it ${id === 'log-terminal' ? 'throws a TerminalError' : 'returns junk'}; entries() says the same`, async () => {
       const session = faultySession(id);
       const failed = within(15_000, 'the turn', session.prompt('hello'));
       await expect(failed).rejects.toThrow(DurableClientError);

@@ -77,14 +77,19 @@ class ParkedApprovals implements Approvals {
     const parkedBatch = this.#batch(asked.id);
     if (parkedBatch.sent) throw new ApprovalError(`agent.approve: the decisions for batch "${asked.id}" were already given`);
     // A decision is final: two approvers, or a button pressed twice, must not flip a call
-    // another already decided while the rest of the batch waits.
+    // another already decided while the rest of the batch waits. The same decision again changes
+    // nothing, so it is taken (a retried request, a listener and a button that both allow).
     checked.forEach((decision, i) => {
       const earlier = parkedBatch.decided.get(decision.toolCallId);
-      if (earlier) throw new ApprovalError(`agent.approve: tool call "${decision.toolCallId}" is already decided (${earlier.decision}); a decision cannot be changed`);
+      if (earlier && !sameDecision(earlier, decision)) {
+        throw new ApprovalError(`agent.approve: tool call "${decision.toolCallId}" is already decided (${earlier.decision}); a decision cannot be changed`);
+      }
       const twin = checked.findIndex((other) => other.toolCallId === decision.toolCallId);
-      if (twin !== i) throw new ApprovalError(`agent.approve: tool call "${decision.toolCallId}" is decided twice in one call (decisions ${twin} and ${i})`);
+      if (twin !== i && !sameDecision(checked[twin]!, decision)) {
+        throw new ApprovalError(`agent.approve: tool call "${decision.toolCallId}" is decided twice in one call, differently (decisions ${twin} and ${i})`);
+      }
     });
-    for (const decision of checked) parkedBatch.decided.set(decision.toolCallId, decision);
+    for (const decision of checked) if (!parkedBatch.decided.has(decision.toolCallId)) parkedBatch.decided.set(decision.toolCallId, decision);
     sendIfComplete(parkedBatch, asked.toolCallIds);
   }
 
@@ -113,4 +118,8 @@ function sendIfComplete(batch: Parked, asked: readonly string[]): void {
   clearTimeout(batch.timer);
   batch.sent = true;
   batch.send([...batch.decided.values()]);
+}
+
+function sameDecision(a: ApprovalDecision, b: ApprovalDecision): boolean {
+  return a.decision === b.decision && (a.decision === 'allow' || a.rationale === (b as typeof a).rationale);
 }

@@ -70,7 +70,7 @@ describe('createEventHub', () => {
     expect(reports).toEqual(['fails on everything', 'fails on the report']);
   });
 
-  it('reports two listeners that throw on every event without end: neither failure is reported again on news that descends from it', () => {
+  it('reports each of two listeners that throw on every event once per event, the reports of their failures included', () => {
     const reports: string[] = [];
     const hub = createEventHub((error) => {
       reports.push((error as Error).message);
@@ -83,9 +83,23 @@ describe('createEventHub', () => {
       throw new Error('second');
     });
     hub.publish(event(1));
-    // The first fails on event 1 (report 101), the second on 101 (102); on 102, which descends from
-    // both failures, neither is reported. Then the second fails on event 1 (103), the first on 103 (104).
-    expect(reports).toEqual(['first', 'second', 'second', 'first']);
+    // The first fails on event 1 (report 101), the second on 101 (102); after that each has been
+    // reported for event 1, so neither is again: not on 102, nor the second on event 1 itself.
+    expect(reports).toEqual(['first', 'second']);
+    hub.publish(event(2));
+    expect(reports).toEqual(['first', 'second', 'first', 'second']);
+  });
+
+  it('reports each of eight listeners that fail on every event once per event, not once per chain of reports', () => {
+    let reports = 0;
+    const hub = createEventHub(() => event(100 + ++reports));
+    for (let i = 0; i < 8; i++) {
+      hub.subscribe(() => {
+        throw new Error(`listener ${i}`);
+      });
+    }
+    hub.publish(event(1));
+    expect(reports).toBe(8);
   });
 
   it('reports an async listener whose promise rejects, once per event, and lets no rejection go unhandled', async () => {

@@ -14,23 +14,25 @@ export interface EventHub {
 
 /**
  * A listener's failure (a throw, or the rejection of the promise an async listener returned) is
- * published as the event `reportOf` makes of it. A listener that fails again on that report, or on
- * any report that descends from its own failure, is not reported again: one that fails on every
- * event would otherwise hear of its own failure and fail again, without end. Another listener's
- * failure on a report is reported as any other.
+ * published as the event `reportOf` makes of it. Each listener's failure is reported at most once
+ * for an event the hub was handed, the reports that descend from that event included: one that
+ * fails on every event would otherwise hear of its own failure and fail again without end, and
+ * several would report one another's failures without end.
  */
 export function createEventHub(reportOf: (error: unknown) => AgentEvent): EventHub {
   const listeners = new Set<AgentListener>();
   const iterators = new Set<{ buffer: AgentEvent[]; wake: (() => void) | undefined }>();
   let closed = false;
-  /** For each report of a failure: the listeners whose failures it descends from. */
-  const failuresBehind = new WeakMap<AgentEvent, ReadonlySet<AgentListener>>();
+  /** For an event and every report that descends from it: the listeners whose failure was reported. */
+  const reportedFor = new WeakMap<AgentEvent, Set<AgentListener>>();
 
   const failed = (listener: AgentListener, event: AgentEvent, error: unknown) => {
-    const behind = failuresBehind.get(event);
-    if (behind?.has(listener)) return;
+    let reported = reportedFor.get(event);
+    if (!reported) reportedFor.set(event, (reported = new Set()));
+    if (reported.has(listener)) return;
+    reported.add(listener);
     const report = reportOf(error);
-    failuresBehind.set(report, new Set(behind).add(listener));
+    reportedFor.set(report, reported);
     publish(report);
   };
 

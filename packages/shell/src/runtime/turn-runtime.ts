@@ -309,8 +309,12 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
       }
       await mailbox.drained();
       claim.release();
-      await journal.close();
-      hub.close();
+      try {
+        await journal.close();
+      } finally {
+        // The iterators end whatever the journal's close did: a `for await` over the events must not wait for ever.
+        hub.close();
+      }
     },
   };
 }

@@ -167,8 +167,10 @@ describe('approve', () => {
       new ApprovalError('agent.approve: tool call "a" is already decided (allow); a decision cannot be changed'),
     );
     expect(() => agent.approve([{ toolCallId: 'b', decision: 'allow' }, { toolCallId: 'b', decision: 'deny', rationale: 'no' }])).toThrow(
-      new ApprovalError('agent.approve: tool call "b" is decided twice in one call (decisions 0 and 1)'),
+      new ApprovalError('agent.approve: tool call "b" is decided twice in one call, differently (decisions 0 and 1)'),
     );
+    // The same decision again changes nothing, so it is taken: a retried request, a listener and a button that both allow.
+    expect(() => agent.approve({ toolCallId: 'a', decision: 'allow' })).not.toThrow();
     expect(agent.pendingApprovals().map((c) => c.id)).toEqual(['b']);
     agent.approve({ toolCallId: 'b', decision: 'allow' });
     expect(await done).toMatchObject({ status: 'completed' });
@@ -251,12 +253,18 @@ describe('stores and journals that never answer', () => {
     await agent.close();
   });
 
-  it('a journal whose close never settles: close() rejects saying so after the limit', async () => {
+  it('a journal whose close never settles: close() rejects saying so after the limit, and the event iterators end all the same', async () => {
     const journal = memoryJournal();
     journal.close = never;
     const agent = createAgent({ model: scriptedModel([{ text: 'one' }]), journal, limits: { writeTimeoutMs: 50 } });
+    const iterated = (async () => {
+      let count = 0;
+      for await (const _ of agent.events()) count++;
+      return count;
+    })();
     expect(await agent.prompt('first')).toMatchObject({ status: 'completed' });
     await expect(agent.close()).rejects.toThrow("the journal's close did not settle within 50 ms (limits.writeTimeoutMs)");
+    expect(await iterated).toBeGreaterThan(0);
   });
 });
 
