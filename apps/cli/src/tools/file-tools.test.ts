@@ -1,4 +1,5 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ToolResultMessage } from '@tiller/core';
@@ -66,5 +67,37 @@ describe('the built-in file tools', () => {
     expect(results[0]).toMatchObject({ isError: true });
     expect(results[1]).toMatchObject({ isError: false });
     expect(await readFile(join(root, 'a.txt'), 'utf8')).toBe('one\ntwo\ntwo\nthree\n');
+  });
+
+  it('refuse a path that leaves the workspace through a symbolic link, for read, write and edit, and follow links that stay inside', async () => {
+    const outside = await mkdtemp(join(tmpdir(), 'tiller-file-tools-outside-'));
+    try {
+      await writeFile(join(outside, 'secret.txt'), 'secret\n');
+      await symlink(outside, join(root, 'link'));
+      await symlink(join(outside, 'secret.txt'), join(root, 'alias.txt'));
+      await symlink(join(outside, 'nothing-yet.txt'), join(root, 'dangling.txt'));
+      await mkdir(join(root, 'docs'));
+      await symlink(join(root, 'docs'), join(root, 'docs-link'));
+      const results = await resultsOf([
+        { name: 'read_file', args: { path: 'link/secret.txt' } },
+        { name: 'read_file', args: { path: 'alias.txt' } },
+        { name: 'write_file', args: { path: 'link/new/planted.txt', content: 'x' } },
+        { name: 'write_file', args: { path: 'dangling.txt', content: 'x' } },
+        { name: 'edit_file', args: { path: 'alias.txt', oldText: 'secret', newText: 'gone' } },
+        { name: 'list_files', args: { path: 'link' } },
+        { name: 'write_file', args: { path: 'docs-link/inside.md', content: 'fine\n' } },
+      ]);
+      expect(results.map((r) => r.isError)).toEqual([true, true, true, true, true, true, false]);
+      for (const [i, path] of ['link/secret.txt', 'alias.txt', 'link/new/planted.txt', 'dangling.txt', 'alias.txt', 'link'].entries()) {
+        expect(textOf(results[i]!)).toContain(`${path} leads outside the workspace`);
+      }
+      expect(textOf(results[0]!)).not.toContain('secret\n');
+      expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe('secret\n');
+      expect(existsSync(join(outside, 'new'))).toBe(false);
+      expect(existsSync(join(outside, 'nothing-yet.txt'))).toBe(false);
+      expect(await readFile(join(root, 'docs/inside.md'), 'utf8')).toBe('fine\n');
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
   });
 });
