@@ -320,6 +320,43 @@ describe('tiller run on a terminal', () => {
   });
 });
 
+describe('tiller run on a terminal, when the input closes (Ctrl-D)', () => {
+  const write = { id: 'call_w', name: 'write_file', args: { path: 'notes.md', content: 'hello\n' } };
+
+  it('at an open approval question denies the write, saying the input closed, and exits 0 after the turn', async () => {
+    server = await startOpenAICompatibleServer({ script: [{ stream: { toolCalls: [write] } }, { stream: { text: 'Left it unwritten.' } }] });
+    const pty = tillerInPty(runArgs('write a note'), { env });
+    try {
+      const at = await pty.waitFor('allow write_file notes.md? [y/N]');
+      pty.type('\u0004');
+      await pty.waitFor('● turn completed', { from: at });
+      expect(await pty.exited).toBe(0);
+    } finally {
+      pty.kill();
+    }
+    expect(JSON.stringify(server.requests[1]!.body.messages.at(-1))).toContain('The input closed before the user answered');
+    expect(existsSync(join(workspace, 'notes.md'))).toBe(false);
+    expect((await tiller(['replay', '-q', sessionFile()])).code).toBe(0);
+  });
+
+  it('before the question came (an "n" typed early went in as a steer) denies it when it comes, and exits 0', async () => {
+    server = await startOpenAICompatibleServer({ script: [{ stream: { text: 'Thinking it over.', toolCalls: [write], delayMs: 1_500 } }, { stream: { text: 'Left it unwritten.' } }] });
+    const pty = tillerInPty(runArgs('write a note'), { env });
+    try {
+      const at = await pty.waitFor('model call 1');
+      await server.request(1);
+      pty.type('n\r');
+      await pty.waitFor('» steering: n', { from: at });
+      pty.type('\u0004');
+      await pty.waitFor('● turn completed', { from: at });
+      expect(await pty.exited).toBe(0);
+    } finally {
+      pty.kill();
+    }
+    expect(existsSync(join(workspace, 'notes.md'))).toBe(false);
+  });
+});
+
 describe('tiller run --resume on a terminal', () => {
   it('lists the sessions of the directory, newest first, and continues the one picked', async () => {
     server = await startOpenAICompatibleServer({ script: [{ stream: { text: 'About apples.' } }, { stream: { text: 'About pears.' } }, { stream: { text: 'Back to apples.' } }] });

@@ -18,7 +18,8 @@ export interface InteractiveOptions {
  * The terminal session of `tiller run`: a typed line is a prompt when no turn runs and a steering
  * message while one does; an approval question takes the next line (y or yes allows). Ctrl-C
  * aborts a running turn, leaving the session valid; a second Ctrl-C (or one at the prompt, twice)
- * ends the program. Ctrl-D ends it after the running turn. Resolves with the exit code.
+ * ends the program. Ctrl-D ends it after the running turn, denying the writes it has not answered.
+ * Resolves with the exit code.
  */
 export function interactive(agent: Agent, io: Io, options: InteractiveOptions): Promise<number> {
   const rl = createInterface({ input: io.stdin, output: io.stdout as NodeJS.WritableStream, terminal: true });
@@ -32,6 +33,8 @@ export function interactive(agent: Agent, io: Io, options: InteractiveOptions): 
   let closing = false;
   // Ctrl-D while a turn runs: leave once it is over.
   let endAfterTurn = false;
+  // No line can come any more: an approval question would wait for ever.
+  let inputClosed = false;
   const asking: Array<{ call: ToolCallPart }> = [];
 
   return new Promise<number>((resolve) => {
@@ -82,8 +85,17 @@ export function interactive(agent: Agent, io: Io, options: InteractiveOptions): 
     rl.on('SIGINT', onInterrupt);
     const stopInterrupt = io.onInterrupt(onInterrupt);
 
+    const denyUnanswered = (call: ToolCallPart) => {
+      agent.approve({ toolCallId: call.id, decision: 'deny', rationale: 'The input closed before the user answered.' });
+      say(io.out.red(`denied ${describeCall(call)} (the input closed)`));
+    };
+
     agent.subscribe((event) => {
       if (event.type !== 'approval.requested' || !options.askApprovals) return;
+      if (inputClosed) {
+        for (const call of event.calls) denyUnanswered(call);
+        return;
+      }
       for (const call of event.calls) asking.push({ call });
       ask();
     });
@@ -109,8 +121,10 @@ export function interactive(agent: Agent, io: Io, options: InteractiveOptions): 
       } else startTurn(line);
     });
     rl.on('close', () => {
-      // Ctrl-D: leave once the running turn is over.
+      // Ctrl-D: leave once the running turn is over; questions nobody can answer now are denied, so it can end.
+      inputClosed = true;
       if (closing) return;
+      for (const { call } of asking.splice(0)) denyUnanswered(call);
       if (running) endAfterTurn = true;
       else finish(ExitCode.ok);
     });
