@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, existsSync, openSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -100,4 +101,27 @@ describe('the built-in file tools', () => {
       await rm(outside, { recursive: true, force: true });
     }
   });
+
+  it('refuse a FIFO instead of opening it (which would block the process for good), saying what it is', async () => {
+    const fifo = join(root, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    try {
+      const results = await resultsOf([
+        { name: 'read_file', args: { path: 'fifo' } },
+        { name: 'write_file', args: { path: 'fifo', content: 'x' } },
+        { name: 'edit_file', args: { path: 'fifo', oldText: 'a', newText: 'b' } },
+      ]);
+      expect(results.map((r) => r.isError)).toEqual([true, true, true]);
+      for (const result of results) expect(textOf(result)).toContain('fifo is a FIFO (named pipe), not a regular file');
+    } finally {
+      // Were a tool blocked opening it, the other end opened here frees it, so the test ends.
+      for (const flags of [constants.O_RDONLY | constants.O_NONBLOCK, constants.O_WRONLY | constants.O_NONBLOCK]) {
+        try {
+          closeSync(openSync(fifo, flags));
+        } catch {
+          // ENXIO: nobody waits on the other end
+        }
+      }
+    }
+  }, 10_000);
 });

@@ -54,16 +54,29 @@ async function realPathOf(full: string, links = 0): Promise<string> {
 
 const shown = (root: string, full: string) => relative(root, full) || '.';
 
+/**
+ * What is at `full`, if anything. Anything but a regular file or a folder is refused before it is
+ * opened: opening a FIFO or a device can block a thread of Node's pool for good, and then not even
+ * Ctrl-C ends the process.
+ */
+async function kindOf(full: string, path: string): Promise<'missing' | 'file' | 'folder'> {
+  const found = await stat(full).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (found === undefined) return 'missing';
+  if (found.isFile()) return 'file';
+  if (found.isDirectory()) return 'folder';
+  const what = found.isFIFO() ? 'a FIFO (named pipe)' : found.isSocket() ? 'a socket' : found.isCharacterDevice() ? 'a character device' : found.isBlockDevice() ? 'a block device' : 'something else';
+  throw new Error(`${path} is ${what}, not a regular file; the file tools read and write regular files only`);
+}
+
 /** A file's text; a missing file or a folder is said in the words the model asked with. */
 async function readText(full: string, path: string): Promise<string> {
-  try {
-    return await readFile(full, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new Error(`${path} does not exist; list_files shows what there is`);
-    if (code === 'EISDIR') throw new Error(`${path} is a folder; list_files lists it`);
-    throw error;
-  }
+  const kind = await kindOf(full, path);
+  if (kind === 'missing') throw new Error(`${path} does not exist; list_files shows what there is`);
+  if (kind === 'folder') throw new Error(`${path} is a folder; list_files lists it`);
+  return readFile(full, 'utf8');
 }
 
 /**
@@ -125,7 +138,9 @@ export function fileTools(workspace: string): Tool[] {
     sequential: true,
     async execute({ path, content }) {
       const full = await inside(root, path);
-      const existed = await stat(full).then(() => true, () => false);
+      const kind = await kindOf(full, path);
+      if (kind === 'folder') throw new Error(`${path} is a folder; give the path of a file in it`);
+      const existed = kind === 'file';
       await mkdir(dirname(full), { recursive: true });
       await writeFile(full, content, 'utf8');
       return `${existed ? 'Replaced' : 'Created'} ${shown(root, full)} (${content.split('\n').length} lines).`;
