@@ -144,6 +144,14 @@ describe('tiller import, show, export, sessions', () => {
     expect(html.stdout).not.toContain('<script');
   });
 
+  it('import reads a pi session saved with a UTF-8 byte-order mark', async () => {
+    await writeFile(file('bom-pi.jsonl'), `\uFEFF${piText}`);
+    const run = await tillerInProcess(['import', file('bom-pi.jsonl')]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect((await tillerInProcess(['show', file('bom-pi.tiller.jsonl')])).code).toBe(0);
+  });
+
   it('sessions lists the session files of a folder, newest first, journals left out', async () => {
     await writeFile(file('x.journal.jsonl'), '');
     const run = await tiller(['sessions', dir]);
