@@ -14,6 +14,7 @@ beforeAll(async () => {
   await writeFile(join(dir, 'garbage.jsonl'), 'this is not json\n');
   await writeFile(join(dir, 'empty.journal.jsonl'), '');
   await writeFile(join(dir, 'old.journal.jsonl'), `${JSON.stringify({ type: 'header', format: 'tiller.journal', version: 1 })}\n`);
+  for (const [name, line] of [['null', 'null'], ['number', '42'], ['list', '[1]']]) await writeFile(join(dir, `${name}.jsonl`), `${line}\n`);
   await writeFile(join(dir, 'bad.journal.jsonl'), `${JSON.stringify({ type: 'header', format: 'tiller.journal', version: 3 })}\n`);
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -42,6 +43,11 @@ describe('bad input gives one line on stderr and a documented exit code', () => 
     { args: ['replay', 'DIR/empty.journal.jsonl'], code: 3, message: /^tiller replay: .*empty\.journal\.jsonl: the file is empty$/ },
     { args: ['replay', 'DIR/old.journal.jsonl'], code: 3, message: /^tiller replay: .*old\.journal\.jsonl:1: the journal is in version 1 of tiller\.journal; this shell reads version 3 only/ },
     { args: ['replay', 'DIR/bad.journal.jsonl'], code: 3, message: /^tiller replay: .*bad\.journal\.jsonl:1: not a journal line: .*model/ },
+    // A first line that is JSON but no object (null, a number, a list) is a bad header like any other.
+    ...['show', 'replay', 'export', 'import', 'compact'].map((command) => ({ args: [command, 'DIR/null.jsonl'], code: 3, message: new RegExp(`^tiller ${command}: .*null\\.jsonl:1: not a Tiller (journal )?or (pi )?session`) })),
+    { args: ['show', 'DIR/number.jsonl'], code: 3, message: /^tiller show: .*number\.jsonl:1: not a Tiller or pi session/ },
+    { args: ['replay', 'DIR/list.jsonl'], code: 3, message: /^tiller replay: .*list\.jsonl:1: not a Tiller journal or session/ },
+    { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '--session', 'DIR/null.jsonl', 'hi'], code: 3, message: /^tiller run: .*null\.jsonl:1: not a Tiller or pi session/ },
   ];
   it.each(cases)('tiller $args', async ({ args, code, message }) => {
     const run = await tillerInProcess(args.map((a) => a.replace('DIR', dir)));
@@ -84,5 +90,14 @@ describe('help and version', () => {
       expect(help.stdout).toMatch(new RegExp(`^usage: tiller ${names[i]}`));
       expect(help.stdout).toContain('-h, --help');
     }
+  });
+});
+
+describe('tiller sessions', () => {
+  it('names a file whose first line is null as not a session, with the file and line', async () => {
+    const run = await tillerInProcess(['sessions', dir]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/not readable: .*null\.jsonl:1: not a Tiller or pi session/);
+    expect(run.stdout).not.toContain('Cannot read properties');
   });
 });

@@ -3,7 +3,7 @@ import type { TurnEvent } from '@tiller/core';
 import { journalPathFor } from '@tiller/shell';
 import { defineCommand, type Io } from '../cli/command.js';
 import { ExitCode, inputError } from '../cli/errors.js';
-import { firstLineJson } from '../sessions/first-line.js';
+import { firstLineHeader } from '../sessions/first-line.js';
 import { type FilesReplay, inputId, readInputFile, replayFiles } from '../sessions/replay-files.js';
 import { describeCall, describeOutcome, shorten } from '../view/describe.js';
 
@@ -37,7 +37,7 @@ async function locate(path: string): Promise<{ journalPath: string; sessionPath:
   if (text.trim() === '') throw inputError(`${path}: the file is empty`);
   let head: { type?: unknown; format?: unknown } = {};
   try {
-    head = firstLineJson(text) as typeof head;
+    head = firstLineHeader(text);
   } catch {
     throw inputError(`${path}:1: not a Tiller journal or session (the first line is not JSON)`);
   }

@@ -2,7 +2,7 @@ import { appendFile } from 'node:fs/promises';
 import type { Entry } from '@tiller/core';
 import { createSessionLog, exportPiSession, importPiSession, JsonlStore, MemoryStore, type PiSessionHeader, type SessionLog } from '@tiller/session';
 import { inputError } from '../cli/errors.js';
-import { firstLineJson } from './first-line.js';
+import { firstLineHeader } from './first-line.js';
 import { readInputFile } from './replay-files.js';
 
 /** A session file as the CLI reads it: a Tiller session, or a pi session imported into memory. */
@@ -20,7 +20,7 @@ export function sessionFormatOf(path: string, text: string): 'tiller' | 'pi' {
   if (text.trim() === '') throw inputError(`${path}: the file is empty`);
   let head: { type?: unknown };
   try {
-    head = firstLineJson(text) as typeof head;
+    head = firstLineHeader(text);
   } catch {
     throw inputError(`${path}:1: not a session file (the first line is not JSON)`);
   }
