@@ -1,5 +1,4 @@
 import { text } from 'node:stream/consumers';
-import { resolve } from 'node:path';
 import type { TurnOutcome } from '@tiller/core';
 import { createSessionLog, JsonlStore, type SessionLog } from '@tiller/session';
 import { type Agent, type AgentListener, type AgentOptions, createAgent, fileJournal, type JournalStore, journalPathFor, resumeAgent } from '@tiller/shell';
@@ -12,6 +11,7 @@ import { untilInterrupted } from '../inspect/serve-journal.js';
 import { chooseModel, MODEL_OPTIONS } from '../model/choose-model.js';
 import { COMPACTORS, compactorFor, systemPromptFor, toolsFor } from '../run/agent-settings.js';
 import { interactive } from '../run/interactive.js';
+import { workspaceFolder } from '../run/workspace-folder.js';
 import { runSessionFile } from '../run/run-session-file.js';
 import { resolveEntryId } from '../sessions/entry-id.js';
 import { sessionFormatOf } from '../sessions/open-session.js';
@@ -63,7 +63,7 @@ export const runCommand = defineCommand({
     const maxIterations = positiveInteger('run', 'max-iterations', options['max-iterations']);
     const inspectAs = inspectView('run', options.inspect);
     const compactorChoice = oneOf('run', 'compactor', options.compactor, COMPACTORS);
-    const workspace = resolve(io.cwd, options.workspace ?? '.');
+    const workspace = workspaceFolder(io.cwd, options.workspace);
     const model = chooseModel('run', { model: options.model, baseUrl: options['base-url'], window }, io.env);
     const compactor = compactorFor(compactorChoice, model);
     const tools = toolsFor(options.tools, workspace);
