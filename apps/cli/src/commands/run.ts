@@ -2,6 +2,7 @@ import { text } from 'node:stream/consumers';
 import type { TurnOutcome } from '@tiller/core';
 import { createSessionLog, JsonlStore, type SessionLog } from '@tiller/session';
 import { type Agent, type AgentListener, type AgentOptions, createAgent, fileJournal, type JournalStore, journalPathFor, resumeAgent } from '@tiller/shell';
+import { type ClosedOutputWatch, OUTPUT_CLOSED, watchClosedOutput } from '../cli/closed-output.js';
 import { defineCommand, type Io } from '../cli/command.js';
 import { ExitCode, inputError, usageError } from '../cli/errors.js';
 import { oneOf, positiveInteger } from '../cli/parse-command-line.js';
@@ -74,6 +75,8 @@ export const runCommand = defineCommand({
       if (!prompt) throw usageError('tiller run: no prompt: give it as arguments or on stdin (or run on a terminal)');
     }
 
+    // From here on a reader that goes away (`| head -1`) stops the turn, and the session is closed before the program ends.
+    const output = watchClosedOutput(io);
     const { path } = await runSessionFile({ session: options.session, continue: options.continue, resume: options.resume }, io);
     const existing = await readInputFile(path, 'session file').catch(() => undefined);
     if (existing && existing.trim() && sessionFormatOf(path, existing) === 'pi') {
@@ -131,12 +134,13 @@ export const runCommand = defineCommand({
       try {
         await agent.idle();
         code = terminal
-          ? await interactive(agent, io, { initialPrompt: prompt, askApprovals: !options.yes, finishLine: () => view?.finish() })
-          : await oneShot(agent, prompt!, io, { print: Boolean(options.print) });
+          ? await interactive(agent, io, { initialPrompt: prompt, askApprovals: !options.yes, finishLine: () => view?.finish(), output })
+          : await oneShot(agent, prompt!, io, { print: Boolean(options.print), output });
       } finally {
         view?.finish();
         await agent.close();
         await session.close();
+        output.stop();
       }
       // The one prompt is done and the session closed (free for another run); the page stays for a look at the turn.
       if (inspector && !terminal) await untilInterrupted(inspector, io);
@@ -161,13 +165,16 @@ async function startAgent(settings: AgentOptions & { session: SessionLog; journa
 }
 
 /** One prompt without a terminal: Ctrl-C (SIGINT) aborts the turn, a second one exits at once. */
-async function oneShot(agent: Agent, prompt: string, io: Io, options: { print: boolean }): Promise<number> {
+async function oneShot(agent: Agent, prompt: string, io: Io, options: { print: boolean; output: ClosedOutputWatch }): Promise<number> {
+  if (options.output.closed) return ExitCode.failed;
   let interrupted = false;
   const stop = io.onInterrupt(() => {
     if (interrupted) process.exit(ExitCode.interrupted);
     interrupted = true;
     void agent.abort('interrupted by the user (Ctrl-C)');
   });
+  // Nobody reads the answer any more: stop the turn, and the caller closes the session as after any turn.
+  options.output.whenClosed(() => void agent.abort(OUTPUT_CLOSED));
   let outcome: TurnOutcome;
   try {
     outcome = await agent.prompt(prompt);

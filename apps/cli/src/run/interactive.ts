@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline';
 import type { ToolCallPart } from '@tiller/core';
 import type { Agent } from '@tiller/shell';
+import { type ClosedOutputWatch, OUTPUT_CLOSED } from '../cli/closed-output.js';
 import type { Io } from '../cli/command.js';
 import { ExitCode } from '../cli/errors.js';
 import { describeCall } from '../view/describe.js';
@@ -12,6 +13,8 @@ export interface InteractiveOptions {
   askApprovals: boolean;
   /** Ends the current output line (the turn view keeps track of it). */
   finishLine(): void;
+  /** stdout's reader going away ends the session, after the running turn is stopped. */
+  output: ClosedOutputWatch;
 }
 
 /**
@@ -61,7 +64,7 @@ export function interactive(agent: Agent, io: Io, options: InteractiveOptions): 
         running = false;
         asking.length = 0;
         if (closing) return;
-        if (endAfterTurn) finish(ExitCode.ok);
+        if (endAfterTurn) finish(options.output.closed ? ExitCode.failed : ExitCode.ok);
         else rl.prompt();
       });
     };
@@ -84,6 +87,12 @@ export function interactive(agent: Agent, io: Io, options: InteractiveOptions): 
     // A terminal in raw mode hands Ctrl-C to readline; otherwise it arrives as SIGINT.
     rl.on('SIGINT', onInterrupt);
     const stopInterrupt = io.onInterrupt(onInterrupt);
+    // stdout piped to a reader that went away: stop the turn and leave once it is over (the session is then closed).
+    options.output.whenClosed(() => {
+      if (!running) return finish(ExitCode.failed);
+      endAfterTurn = true;
+      void agent.abort(OUTPUT_CLOSED);
+    });
 
     const denyUnanswered = (call: ToolCallPart) => {
       agent.approve({ toolCallId: call.id, decision: 'deny', rationale: 'The input closed before the user answered.' });
