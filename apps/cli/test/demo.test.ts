@@ -120,6 +120,23 @@ describe('tiller show on the demo session', () => {
     expect(run.stdout).toMatch(/^warning: .*torn\.jsonl:\d+: /m);
     expect(run.stdout).toContain(`${lines.length - 2} entries`);
   });
+
+  it('compact on a torn file warns as show does, and says the torn last line was cut, not that nothing was deleted', async () => {
+    const text = await readFile(join(dir, 'session.jsonl'), 'utf8');
+    const lines = text.trimEnd().split('\n');
+    const torn = join(dir, 'torn-compact.jsonl');
+    await writeFile(torn, `${lines.join('\n')}\n${lines.at(-1)!.slice(0, 40)}`);
+    const dry = await tillerInProcess(['compact', torn, '--dry-run', '--keep', '400']);
+    expect(dry.code).toBe(0);
+    expect(dry.stderr).toMatch(new RegExp(`^warning: .*torn-compact\\.jsonl:${lines.length + 1}: the last line is incomplete`, 'm'));
+    const run = await tillerInProcess(['compact', torn, '--keep', '400']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/^warning: .*torn-compact\.jsonl:\d+: the last line is incomplete/m);
+    expect(run.stdout).toMatch(new RegExp(`appended compaction \\S+ to .*torn-compact\\.jsonl \\(tiller format\\); the torn last line \\(line ${lines.length + 1}, never a whole entry\\) was cut off, nothing else was deleted`));
+    expect(run.stdout).not.toMatch(/; nothing was deleted/);
+    const after = await readFile(torn, 'utf8');
+    expect(after.startsWith(`${lines.join('\n')}\n`)).toBe(true);
+  });
 });
 
 describe('files an editor saved with a UTF-8 byte-order mark', () => {

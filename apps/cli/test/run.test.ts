@@ -115,6 +115,19 @@ describe('tiller run without a terminal', () => {
     expect(shown.stdout).toMatch(/1 branch points/);
   });
 
+  it('--session on a torn file says on stderr what it skipped, as show does, and goes on with what it holds', async () => {
+    server = await startOpenAICompatibleServer({ script: [{ stream: { text: 'First answer.' } }, { stream: { text: 'Second answer.' } }] });
+    expect((await tiller(runArgs('-p', 'first question'), { env })).code).toBe(0);
+    const text = await readFile(sessionFile(), 'utf8');
+    await writeFile(sessionFile(), `${text}{"kind":"message","id":"torn`);
+    const line = text.trimEnd().split('\n').length + 1;
+    const again = await tiller(runArgs('-p', 'second question'), { env });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe('Second answer.\n');
+    expect(again.stderr).toMatch(new RegExp(`^warning: .*chat\\.jsonl:${line}: the last line is incomplete .*; it was cut off before the first write$`, 'm'));
+    expect(JSON.stringify(server.requests[1]!.body.messages)).toContain('First answer.');
+  });
+
   it('Ctrl-C (SIGINT) aborts the turn, the session stays valid and its journal replays', async () => {
     server = await startOpenAICompatibleServer({ script: [{ hang: true }] });
     const child = spawn(process.execPath, [...tillerCommand, ...runArgs('take your time')], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });

@@ -82,7 +82,13 @@ export const runCommand = defineCommand({
     if (existing && existing.trim() && sessionFormatOf(path, existing) === 'pi') {
       throw inputError(`${path}: a pi session; make a Tiller copy first with tiller import ${path}`);
     }
-    const session = createSessionLog(await JsonlStore.open(path, { create: true }));
+    const store = await JsonlStore.open(path, { create: true });
+    // What the open skipped, as show says it; a torn last line goes at the first write, which comes at once.
+    for (const warning of store.warnings) {
+      const said = warning.kind === 'torn_line' ? `${warning.message}; it was cut off before the first write` : warning.message;
+      io.stderr.write(`${io.err.yellow(`warning: ${said}`)}\n`);
+    }
+    const session = createSessionLog(store);
     // Started before the agent, so the page follows the journal from its first line (earlier runs' segments included).
     let inspector: LiveInspection | undefined;
     try {

@@ -7,7 +7,17 @@ import { readInputFile } from './replay-files.js';
 
 /** A session file as the CLI reads it: a Tiller session, or a pi session imported into memory. */
 export type OpenedSession =
-  | { format: 'tiller'; path: string; log: SessionLog; store: JsonlStore; id: string; createdAt: string; warnings: readonly string[] }
+  | {
+      format: 'tiller';
+      path: string;
+      log: SessionLog;
+      store: JsonlStore;
+      id: string;
+      createdAt: string;
+      warnings: readonly string[];
+      /** The line a write was cut off in, if the file ends with one: the store cuts it off before its first append. */
+      tornLine: number | undefined;
+    }
   | { format: 'pi'; path: string; log: SessionLog; header: PiSessionHeader; text: string; id: string; createdAt: string; warnings: readonly string[] };
 
 export interface OpenSessionOptions {
@@ -46,6 +56,7 @@ export async function openSession(path: string, options: OpenSessionOptions = {}
       id: store.header.id,
       createdAt: store.header.createdAt,
       warnings: store.warnings.map((w) => w.message),
+      tornLine: store.warnings.find((w) => w.kind === 'torn_line')?.line,
     };
   }
   const imported = importPiSession(text, { source: path });
