@@ -35,6 +35,7 @@ describe('bad input gives one line on stderr and a documented exit code', () => 
     { args: ['demo', 'extra'], code: 2, message: /^tiller demo: unexpected argument "extra"/ },
     { args: ['demo', '--window'], code: 2, message: /^tiller demo: option --window needs a value/ },
     { args: ['demo', '--window', 'lots'], code: 2, message: /^tiller demo: --window must be a positive whole number, got "lots"$/ },
+    { args: ['inspect', 'DIR/garbage.jsonl', '--port', '99999'], code: 2, message: /^tiller inspect: --port must be a port number from 0 to 65535, got "99999"$/ },
     { args: ['diagram', '--format', 'png'], code: 2, message: /^tiller diagram: --format must be one of .*got "png"$/ },
     { args: ['replay'], code: 2, message: /^tiller replay: missing <journal\|session>/ },
     { args: ['replay', 'DIR/missing.jsonl'], code: 3, message: /^tiller replay: .*missing\.jsonl: no such journal or session file$/ },

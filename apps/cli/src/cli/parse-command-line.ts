@@ -75,6 +75,14 @@ export function wholeNumber(command: string, option: string, value: string | und
   return n;
 }
 
+/** A TCP port: 0 (any free one) to 65535. */
+export function portNumber(command: string, option: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = value.trim() === '' ? Number.NaN : Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65_535) throw usageError(`tiller ${command}: --${option} must be a port number from 0 to 65535, got ${JSON.stringify(value)}`);
+  return n;
+}
+
 export const positiveInteger = (command: string, option: string, value: string | undefined) => wholeNumber(command, option, value, 1);
 
 /** An option's value from a fixed list, or a usage error that lists the choices. */

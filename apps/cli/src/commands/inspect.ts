@@ -1,7 +1,7 @@
 import { InspectorSourceError, writeInspectorHtml } from '@tiller/inspector';
 import { defineCommand } from '../cli/command.js';
 import { CliError, ExitCode } from '../cli/errors.js';
-import { wholeNumber } from '../cli/parse-command-line.js';
+import { portNumber } from '../cli/parse-command-line.js';
 import { serveJournal, untilInterrupted } from '../inspect/serve-journal.js';
 
 export const inspectCommand = defineCommand({
@@ -32,7 +32,7 @@ export const inspectCommand = defineCommand({
       }
       return ExitCode.ok;
     }
-    const port = wholeNumber('inspect', 'port', options.port, 0) ?? 0;
+    const port = portNumber('inspect', 'port', options.port) ?? 0;
     const server = await serveJournal(file, io, { follow: options.follow === true, port });
     try {
       await untilInterrupted(server, io);
