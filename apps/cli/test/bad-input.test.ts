@@ -36,6 +36,13 @@ describe('bad input gives one line on stderr and a documented exit code', () => 
     { args: ['demo', '--window'], code: 2, message: /^tiller demo: option --window needs a value/ },
     { args: ['demo', '--window', 'lots'], code: 2, message: /^tiller demo: --window must be a positive whole number, got "lots"$/ },
     { args: ['inspect', 'DIR/garbage.jsonl', '--port', '99999'], code: 2, message: /^tiller inspect: --port must be a port number from 0 to 65535, got "99999"$/ },
+    // A negative number is a value, said to be wrong by the option's own rule, not an option without a value.
+    { args: ['demo', '--delay', '-5'], code: 2, message: /^tiller demo: --delay must not be negative, got "-5"$/ },
+    { args: ['run', '-w', '-3', 'hi'], code: 2, message: /^tiller run: --window must be a positive whole number, got "-3"$/ },
+    { args: ['compact', 'DIR/garbage.jsonl', '--keep', '-1'], code: 2, message: /^tiller compact: --keep must be a positive whole number, got "-1"$/ },
+    { args: ['run', '--window', '-3', 'hi'], code: 2, message: /^tiller run: --window must be a positive whole number, got "-3"$/ },
+    { args: ['inspect', 'DIR/garbage.jsonl', '--port', '-1'], code: 2, message: /^tiller inspect: --port must be a port number from 0 to 65535, got "-1"$/ },
+    { args: ['run', '--session', '-x', 'hi'], code: 2, message: /^tiller run: option --session needs a value; one that starts with a dash goes after = \(--session=-x\)/ },
     { args: ['diagram', '--format', 'png'], code: 2, message: /^tiller diagram: --format must be one of .*got "png"$/ },
     { args: ['replay'], code: 2, message: /^tiller replay: missing <journal\|session>/ },
     { args: ['replay', 'DIR/missing.jsonl'], code: 3, message: /^tiller replay: .*missing\.jsonl: no such journal or session file$/ },

@@ -23,9 +23,9 @@ export function parseCommandLine<O extends OptionSpecs>(command: Command<O>, arg
   const where = `tiller ${command.name}`;
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({ args: withOptionalValues(command, argv), options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: withNegativeNumbers(command, withOptionalValues(command, argv)), options, allowPositionals: true, strict: true });
   } catch (error) {
-    throw usageError(`${where}: ${describeParseError(error as Error & { code?: string })} (see tiller ${command.name} --help)`);
+    throw usageError(`${where}: ${describeParseError(error as Error & { code?: string }, argv)} (see tiller ${command.name} --help)`);
   }
   const values = parsed.values as Record<string, unknown>;
   const help = values.help === true;
@@ -52,14 +52,46 @@ function withOptionalValues(command: Command<OptionSpecs>, argv: readonly string
   return argv.map((arg, i) => (bare.has(arg) && (end < 0 || i < end) ? `${arg}=` : arg));
 }
 
+/**
+ * parseArgs reads `--delay -5` as an option without its value (the value looks like an option):
+ * a negative number after an option that takes a value is joined to it (`--delay=-5`, `-w-3`), so the
+ * option's own check says what is wrong with it.
+ */
+function withNegativeNumbers(command: Command<OptionSpecs>, argv: readonly string[]): string[] {
+  const takesValue = new Set(
+    Object.entries(command.options).flatMap(([name, spec]) => (spec.type === 'string' && !spec.optionalValue ? [`--${name}`, ...(spec.short ? [`-${spec.short}`] : [])] : [])),
+  );
+  const end = argv.indexOf('--');
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const next = argv[i + 1];
+    if (takesValue.has(arg) && next !== undefined && /^-\d/.test(next) && (end < 0 || i < end)) {
+      out.push(arg.startsWith('--') ? `${arg}=${next}` : `${arg}${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
+
 /** parseArgs's messages are long and suggest `--`; say what was wrong in one short clause. */
-function describeParseError(error: Error & { code?: string }): string {
+function describeParseError(error: Error & { code?: string }, argv: readonly string[]): string {
   const option = /'(-[^']*)'/.exec(error.message)?.[1];
   switch (error.code) {
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
       return `unknown option ${option ?? error.message}`;
-    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
-      return option ? `option ${option.replace(/ <value>$/, '')} ${error.message.includes('argument missing') ? 'needs a value' : 'takes no value'}` : error.message;
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE': {
+      if (!option) return error.message;
+      const name = option.replace(/ <value>$/, '');
+      if (error.message.includes('argument missing')) return `option ${name} needs a value`;
+      // The value given starts with a dash, so parseArgs took it for an option.
+      if (error.message.includes('ambiguous')) {
+        const long = /'(--[\w-]+)=-XYZ'/.exec(error.message)?.[1] ?? name;
+        const value = argv[argv.indexOf(name) + 1] ?? '-…';
+        return `option ${long} needs a value; one that starts with a dash goes after = (${long}=${value})`;
+      }
+      return `option ${name} takes no value`;
+    }
     default:
       return error.message;
   }
@@ -70,7 +102,8 @@ export function wholeNumber(command: string, option: string, value: string | und
   if (value === undefined) return undefined;
   const n = value.trim() === '' ? Number.NaN : Number(value.replace(/_/g, ''));
   if (!Number.isSafeInteger(n) || n < min) {
-    throw usageError(`tiller ${command}: --${option} must be a ${min === 1 ? 'positive ' : ''}whole number, got ${JSON.stringify(value)}`);
+    const rule = min === 0 && Number.isSafeInteger(n) ? 'must not be negative' : `must be a ${min === 1 ? 'positive ' : ''}whole number`;
+    throw usageError(`tiller ${command}: --${option} ${rule}, got ${JSON.stringify(value)}`);
   }
   return n;
 }
