@@ -128,6 +128,14 @@ describe('tiller run without a terminal', () => {
     expect(JSON.stringify(server.requests[1]!.body.messages)).toContain('First answer.');
   });
 
+  it('a failed turn is one line on stderr (and on stdout), even when the provider said it in several', async () => {
+    server = await startOpenAICompatibleServer({ script: [{ status: 400, body: { error: { message: 'bad request:\n  messages[0] is wrong\n  see the docs' } } }] });
+    const run = await tiller(runArgs('hi'), { env });
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^tiller run: the turn failed: .*bad request: messages\[0\] is wrong see the docs$/)]);
+    expect(run.stdout).toMatch(/^● turn failed: .*bad request: messages\[0\] is wrong see the docs$/m);
+  });
+
   it('Ctrl-C (SIGINT) aborts the turn, the session stays valid and its journal replays', async () => {
     server = await startOpenAICompatibleServer({ script: [{ hang: true }] });
     const child = spawn(process.execPath, [...tillerCommand, ...runArgs('take your time')], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });

@@ -2,6 +2,7 @@ import type { Command, Io, OptionSpecs } from './command.js';
 import { CliError, ExitCode } from './errors.js';
 import { commandHelp, programHelp } from './help.js';
 import { parseCommandLine } from './parse-command-line.js';
+import { oneLine } from '../view/describe.js';
 
 /** Errors of Tiller's libraries that mean "this file is not what you said it is": exit code 3. */
 const INPUT_ERRORS = new Set(['SessionFileError', 'PiImportError', 'JournalError', 'SessionLockedError', 'UnknownEntryError']);
@@ -43,11 +44,7 @@ function toCliError(commandName: string, error: unknown): CliError {
   if (error instanceof CliError) return error.message.startsWith('tiller') ? error : new CliError(`tiller ${commandName}: ${error.message}`, error.exitCode);
   const e = error instanceof Error ? error : new Error(String(error));
   // Library messages already say where (file:line, field); a multi-line one (zod's explanation) becomes one line.
-  const firstLine = e.message
-    .split('\n')
-    .map((line) => line.trim())
-    .filter(Boolean)
-    .join(' ');
+  const firstLine = oneLine(e.message);
   if (INPUT_ERRORS.has(e.name)) return new CliError(`tiller ${commandName}: ${firstLine}`, ExitCode.input);
   const failure = new CliError(`tiller ${commandName}: ${e.name === 'Error' ? '' : `${e.name}: `}${firstLine}`, ExitCode.failed);
   failure.cause = e;

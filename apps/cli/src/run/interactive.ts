@@ -4,7 +4,7 @@ import type { Agent } from '@tiller/shell';
 import { type ClosedOutputWatch, OUTPUT_CLOSED } from '../cli/closed-output.js';
 import type { Io } from '../cli/command.js';
 import { ExitCode } from '../cli/errors.js';
-import { describeCall } from '../view/describe.js';
+import { describeCall, oneLine } from '../view/describe.js';
 
 export interface InteractiveOptions {
   /** Run this first, as if typed. */
@@ -59,7 +59,7 @@ export function interactive(agent: Agent, io: Io, options: InteractiveOptions): 
       interrupts = 0;
       agent.prompt(prompt).then(
         () => undefined,
-        (error: Error) => say(io.err.red(`tiller run: ${error.message.split('\n')[0]}`)),
+        (error: Error) => say(io.err.red(`tiller run: ${oneLine(error.message)}`)),
       ).finally(() => {
         running = false;
         asking.length = 0;
