@@ -20,6 +20,15 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('tiller inspect', () => {
+  it('--html to a folder or into a folder that does not exist is one line with exit 3', async () => {
+    const into = await tillerInProcess(['inspect', join(dir, 'session.jsonl'), '--html', dir]);
+    expect(into.code).toBe(3);
+    expect(into.stderr.trim().split('\n')).toEqual([`tiller inspect: ${dir}: is a folder; give the path of a file to write`]);
+    const missing = await tillerInProcess(['inspect', join(dir, 'session.jsonl'), '--html', join(dir, 'none', 'x.html')]);
+    expect(missing.code).toBe(3);
+    expect(missing.stderr.trim().split('\n')).toEqual([`tiller inspect: ${join(dir, 'none', 'x.html')}: cannot write the file: the folder ${join(dir, 'none')} does not exist`]);
+  });
+
   it('--port on a port in use says so in one line and exits 1, the code of a command that could not do its work', async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));

@@ -403,6 +403,14 @@ describe('tiller run --resume on a terminal', () => {
 });
 
 describe('tiller run, bad input', () => {
+  it('a TILLER_HOME that is a file is one line with exit 3, naming TILLER_HOME', async () => {
+    const home = join(dir, 'home-file');
+    await writeFile(home, 'not a folder\n');
+    const run = await tillerInProcess(['run', '--base-url', 'http://127.0.0.1:9/v1', 'hi'], { env: { TILLER_HOME: home }, cwd: workspace });
+    expect(run.code, run.stderr).toBe(3);
+    expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^tiller run: TILLER_HOME ${home}: cannot make the sessions folder .*: ${home} is a file, not a folder$`))]);
+  });
+
   const cases: Array<{ args: string[]; code: number; message: RegExp }> = [
     { args: ['run', 'hi'], code: 2, message: /^tiller run: say which model: --model provider:model/ },
     { args: ['run', '--model', 'gpt-4o', 'hi'], code: 2, message: /^tiller run: --model must be provider:model with provider openai, anthropic or google/ },

@@ -173,6 +173,7 @@ describe('bad session input', () => {
     { args: ['compact', 'DIR/pi.jsonl', '--strategy', 'shrink'], code: 2, message: /^tiller compact: --strategy must be one of summarize, clearToolResults, keepTail, got "shrink"$/ },
     { args: ['export', 'DIR/pi.jsonl', '--format', 'pdf'], code: 2, message: /^tiller export: --format must be one of pi, html, json, got "pdf"$/ },
     { args: ['import', 'DIR/pi.tiller.jsonl'], code: 3, message: /^tiller import: .*already a Tiller session; nothing to import$/ },
+    { args: ['export', 'DIR/pi.jsonl', '-o', 'DIR/no-such-folder/x.json'], code: 3, message: /^tiller export: .*no-such-folder\/x\.json: cannot write the file: the folder .*no-such-folder does not exist$/ },
     { args: ['sessions', 'DIR/none'], code: 3, message: /^tiller sessions: .*none: no such folder$/ },
   ];
   it.each(cases)('tiller $args', async ({ args, code, message }) => {

@@ -2,6 +2,7 @@ import { InspectorSourceError, writeInspectorHtml } from '@tiller/inspector';
 import { defineCommand } from '../cli/command.js';
 import { CliError, ExitCode } from '../cli/errors.js';
 import { portNumber } from '../cli/parse-command-line.js';
+import { writeFailure } from '../cli/write-failure.js';
 import { serveJournal, untilInterrupted } from '../inspect/serve-journal.js';
 
 export const inspectCommand = defineCommand({
@@ -28,7 +29,7 @@ export const inspectCommand = defineCommand({
         io.stdout.write(`${await writeInspectorHtml(file, options.html)}\n`);
       } catch (error) {
         if (error instanceof InspectorSourceError) throw new CliError(`tiller inspect: ${error.message}`, ExitCode.input);
-        throw error;
+        throw writeFailure(options.html, error) ?? error;
       }
       return ExitCode.ok;
     }
