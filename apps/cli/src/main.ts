@@ -47,6 +47,12 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   else process.exit(ExitCode.ok);
 });
 
+// Nobody reads stderr (its reader went away, or it was closed): the line is lost, and the exit code
+// still says what happened; failing on the write would turn every code into 1.
+process.stderr.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE' && error.code !== 'EBADF') throw error;
+});
+
 const io: Io = {
   stdout: process.stdout,
   stderr: process.stderr,

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tillerInProcess } from './in-process.js';
-import { tiller } from './tiller.js';
+import { spawn } from 'node:child_process';
+import { repoRoot, tiller, tillerCommand } from './tiller.js';
 
 // Each case starts a real node process; several run at once.
 vi.setConfig({ testTimeout: 60_000 });
@@ -107,5 +108,15 @@ describe('tiller sessions', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/not readable: .*null\.jsonl:1: not a Tiller or pi session/);
     expect(run.stdout).not.toContain('Cannot read properties');
+  });
+});
+
+describe('a closed stderr', () => {
+  it('keeps the documented exit code: the error line has nowhere to go, the code still says what went wrong', async () => {
+    const child = spawn(process.execPath, [...tillerCommand, 'bogus'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] });
+    // Nobody reads what it writes there: its write of the error line fails with EPIPE.
+    child.stderr.destroy();
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(2);
   });
 });
