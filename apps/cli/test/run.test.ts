@@ -423,6 +423,8 @@ describe('tiller run, bad input', () => {
     { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '-c', 'hi'], code: 3, message: /^tiller run: no session to continue for / },
     { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '--session', 'DIR/no/such/folder.jsonl', 'hi'], code: 3, message: /^tiller run: .*folder\.jsonl: cannot create the lock file/ },
     { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '--session', 'DIR/pi.jsonl', 'hi'], code: 3, message: /^tiller run: .*pi\.jsonl: a pi session; make a Tiller copy first with tiller import/ },
+    // Nothing to fork from in a file that does not exist: refused before the file is created.
+    { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '--session', 'DIR/new.jsonl', '--fork', 'abc', 'hi'], code: 3, message: /^tiller run: --fork abc: .*new\.jsonl does not exist, so it has no entry to fork from$/ },
     { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '-p'], code: 2, message: /^tiller run: no prompt: give it as arguments or on stdin/ },
     // A mistyped workspace is refused before anything is created (with --yes a write would have made the folder).
     { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '--yes', '--workspace', 'DIR/no-such-dir', 'hi'], code: 3, message: /^tiller run: --workspace .*no-such-dir: no such folder$/ },
@@ -438,6 +440,7 @@ describe('tiller run, bad input', () => {
       const lines = run.stderr.trim().split('\n');
       expect(lines, run.stderr).toHaveLength(1);
       expect(lines[0]).toMatch(message);
+      expect(existsSync(join(home, 'new.jsonl'))).toBe(false);
       if (args.includes('--workspace')) expect(existsSync(join(home, 'no-such-dir')) || existsSync(join(home, 'sessions'))).toBe(false);
     } finally {
       await rm(home, { recursive: true, force: true });

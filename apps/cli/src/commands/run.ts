@@ -77,7 +77,8 @@ export const runCommand = defineCommand({
 
     // From here on a reader that goes away (`| head -1`) stops the turn, and the session is closed before the program ends.
     const output = watchClosedOutput(io);
-    const { path } = await runSessionFile({ session: options.session, continue: options.continue, resume: options.resume }, io);
+    const { path, isNew } = await runSessionFile({ session: options.session, continue: options.continue, resume: options.resume }, io);
+    if (options.fork !== undefined && isNew) throw inputError(`tiller run: --fork ${options.fork}: ${path} does not exist, so it has no entry to fork from`);
     const existing = await readInputFile(path, 'session file').catch(() => undefined);
     if (existing && existing.trim() && sessionFormatOf(path, existing) === 'pi') {
       throw inputError(`${path}: a pi session; make a Tiller copy first with tiller import ${path}`);
