@@ -31,6 +31,7 @@ function expectOneLine(stderr: string, pattern: RegExp): void {
 describe('bad input gives one line on stderr and a documented exit code', () => {
   const cases: Array<{ args: string[]; code: number; message: RegExp }> = [
     { args: ['bogus'], code: 2, message: /^tiller: unknown command "bogus"; the commands are demo, / },
+    { args: ['help', 'bogus'], code: 2, message: /^tiller: unknown command "bogus"; the commands are demo, / },
     { args: ['--bogus'], code: 2, message: /^tiller: unknown option --bogus;/ },
     { args: ['demo', '--bogus'], code: 2, message: /^tiller demo: unknown option --bogus \(see tiller demo --help\)$/ },
     { args: ['demo', 'extra'], code: 2, message: /^tiller demo: unexpected argument "extra"/ },
@@ -85,6 +86,12 @@ describe('help and version', () => {
     const run = await tiller(['--version']);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+
+  it('help COMMAND prints that command\'s help', async () => {
+    const run = await tillerInProcess(['help', 'compact']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^usage: tiller compact/);
   });
 
   it('--help lists the commands and the exit codes; every command has its own --help', async () => {

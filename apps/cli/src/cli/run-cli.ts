@@ -15,7 +15,9 @@ const INPUT_ERRORS = new Set(['SessionFileError', 'PiImportError', 'JournalError
 export async function runCli(argv: readonly string[], commands: readonly Command<OptionSpecs>[], version: string, io: Io): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
-    const topic = first === 'help' ? commands.find((c) => c.name === rest[0]) : undefined;
+    const asked = first === 'help' ? rest[0] : undefined;
+    const topic = asked === undefined ? undefined : commands.find((c) => c.name === asked);
+    if (asked !== undefined && !topic) return fail(io, unknownCommand(asked, commands));
     io.stdout.write(`${topic ? commandHelp(topic) : programHelp(commands, version)}\n`);
     return ExitCode.ok;
   }
@@ -24,10 +26,7 @@ export async function runCli(argv: readonly string[], commands: readonly Command
     return ExitCode.ok;
   }
   const command = commands.find((c) => c.name === first);
-  if (!command) {
-    const what = first.startsWith('-') ? `unknown option ${first}` : `unknown command "${first}"`;
-    return fail(io, new CliError(`tiller: ${what}; the commands are ${commands.map((c) => c.name).join(', ')} (see tiller --help)`, ExitCode.usage));
-  }
+  if (!command) return fail(io, unknownCommand(first, commands));
   try {
     const parsed = parseCommandLine(command, rest);
     if (parsed.help) {
@@ -38,6 +37,11 @@ export async function runCli(argv: readonly string[], commands: readonly Command
   } catch (error) {
     return fail(io, toCliError(command.name, error));
   }
+}
+
+function unknownCommand(name: string, commands: readonly Command<OptionSpecs>[]): CliError {
+  const what = name.startsWith('-') ? `unknown option ${name}` : `unknown command "${name}"`;
+  return new CliError(`tiller: ${what}; the commands are ${commands.map((c) => c.name).join(', ')} (see tiller --help)`, ExitCode.usage);
 }
 
 function toCliError(commandName: string, error: unknown): CliError {
