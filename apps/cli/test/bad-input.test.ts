@@ -88,6 +88,16 @@ describe('help and version', () => {
     expect(run.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
   });
 
+  it('every command takes --version (and -V) too, printing the version', async () => {
+    const top = await tillerInProcess(['--version']);
+    for (const args of [['demo', '--version'], ['run', '--version'], ['show', '-V'], ['replay', 'missing.jsonl', '--version']]) {
+      const run = await tillerInProcess(args);
+      expect(run.code, args.join(' ')).toBe(0);
+      expect(run.stdout).toBe(top.stdout);
+      expect(run.stderr).toBe('');
+    }
+  });
+
   it('help COMMAND prints that command\'s help', async () => {
     const run = await tillerInProcess(['help', 'compact']);
     expect(run.code).toBe(0);

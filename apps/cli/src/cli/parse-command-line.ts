@@ -6,6 +6,8 @@ export interface ParsedCommandLine<O extends OptionSpecs> {
   positionals: string[];
   options: ParsedOptions<O>;
   help: boolean;
+  /** `--version` (or `-V`) was given: every command takes it, as the program does. */
+  version: boolean;
 }
 
 /**
@@ -16,6 +18,7 @@ export interface ParsedCommandLine<O extends OptionSpecs> {
 export function parseCommandLine<O extends OptionSpecs>(command: Command<O>, argv: readonly string[]): ParsedCommandLine<O> {
   const options: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = {
     help: { type: 'boolean', short: 'h' },
+    version: { type: 'boolean', short: 'V' },
   };
   for (const [name, spec] of Object.entries(command.options)) {
     options[name] = { type: spec.type, ...(spec.short ? { short: spec.short } : {}), ...(spec.multiple ? { multiple: true } : {}) };
@@ -29,8 +32,10 @@ export function parseCommandLine<O extends OptionSpecs>(command: Command<O>, arg
   }
   const values = parsed.values as Record<string, unknown>;
   const help = values.help === true;
+  const version = values.version === true;
   delete values.help;
-  if (!help) {
+  delete values.version;
+  if (!help && !version) {
     const count = parsed.positionals.length;
     const { min, max } = command.positionals;
     if (count < min) throw usageError(`${where}: missing ${command.args.split(' ').slice(count, min).join(' ')} (usage: tiller ${command.name} ${command.args})`);
@@ -39,7 +44,7 @@ export function parseCommandLine<O extends OptionSpecs>(command: Command<O>, arg
       throw usageError(`${where}: unexpected argument ${extra} (usage: tiller ${command.name} ${command.args})`);
     }
   }
-  return { positionals: parsed.positionals, options: values as ParsedOptions<O>, help };
+  return { positionals: parsed.positionals, options: values as ParsedOptions<O>, help, version };
 }
 
 /**

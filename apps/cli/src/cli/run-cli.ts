@@ -33,6 +33,10 @@ export async function runCli(argv: readonly string[], commands: readonly Command
       io.stdout.write(`${commandHelp(command)}\n`);
       return ExitCode.ok;
     }
+    if (parsed.version) {
+      io.stdout.write(`${version}\n`);
+      return ExitCode.ok;
+    }
     return await command.run({ positionals: parsed.positionals, options: parsed.options }, io);
   } catch (error) {
     return fail(io, toCliError(command.name, error));
