@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tillerInProcess } from './in-process.js';
-import { tiller } from './tiller.js';
+import { spawn } from 'node:child_process';
+import { repoRoot, tiller, tillerCommand } from './tiller.js';
 
 // Each case starts a real node process; several run at once.
 vi.setConfig({ testTimeout: 60_000 });
@@ -14,6 +15,7 @@ beforeAll(async () => {
   await writeFile(join(dir, 'garbage.jsonl'), 'this is not json\n');
   await writeFile(join(dir, 'empty.journal.jsonl'), '');
   await writeFile(join(dir, 'old.journal.jsonl'), `${JSON.stringify({ type: 'header', format: 'tiller.journal', version: 1 })}\n`);
+  for (const [name, line] of [['null', 'null'], ['number', '42'], ['list', '[1]']]) await writeFile(join(dir, `${name}.jsonl`), `${line}\n`);
   await writeFile(join(dir, 'bad.journal.jsonl'), `${JSON.stringify({ type: 'header', format: 'tiller.journal', version: 3 })}\n`);
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -29,11 +31,20 @@ function expectOneLine(stderr: string, pattern: RegExp): void {
 describe('bad input gives one line on stderr and a documented exit code', () => {
   const cases: Array<{ args: string[]; code: number; message: RegExp }> = [
     { args: ['bogus'], code: 2, message: /^tiller: unknown command "bogus"; the commands are demo, / },
+    { args: ['help', 'bogus'], code: 2, message: /^tiller: unknown command "bogus"; the commands are demo, / },
     { args: ['--bogus'], code: 2, message: /^tiller: unknown option --bogus;/ },
     { args: ['demo', '--bogus'], code: 2, message: /^tiller demo: unknown option --bogus \(see tiller demo --help\)$/ },
     { args: ['demo', 'extra'], code: 2, message: /^tiller demo: unexpected argument "extra"/ },
     { args: ['demo', '--window'], code: 2, message: /^tiller demo: option --window needs a value/ },
     { args: ['demo', '--window', 'lots'], code: 2, message: /^tiller demo: --window must be a positive whole number, got "lots"$/ },
+    { args: ['inspect', 'DIR/garbage.jsonl', '--port', '99999'], code: 2, message: /^tiller inspect: --port must be a port number from 0 to 65535, got "99999"$/ },
+    // A negative number is a value, said to be wrong by the option's own rule, not an option without a value.
+    { args: ['demo', '--delay', '-5'], code: 2, message: /^tiller demo: --delay must not be negative, got "-5"$/ },
+    { args: ['run', '-w', '-3', 'hi'], code: 2, message: /^tiller run: --window must be a positive whole number, got "-3"$/ },
+    { args: ['compact', 'DIR/garbage.jsonl', '--keep', '-1'], code: 2, message: /^tiller compact: --keep must be a positive whole number, got "-1"$/ },
+    { args: ['run', '--window', '-3', 'hi'], code: 2, message: /^tiller run: --window must be a positive whole number, got "-3"$/ },
+    { args: ['inspect', 'DIR/garbage.jsonl', '--port', '-1'], code: 2, message: /^tiller inspect: --port must be a port number from 0 to 65535, got "-1"$/ },
+    { args: ['run', '--session', '-x', 'hi'], code: 2, message: /^tiller run: option --session needs a value; one that starts with a dash goes after = \(--session=-x\)/ },
     { args: ['diagram', '--format', 'png'], code: 2, message: /^tiller diagram: --format must be one of .*got "png"$/ },
     { args: ['replay'], code: 2, message: /^tiller replay: missing <journal\|session>/ },
     { args: ['replay', 'DIR/missing.jsonl'], code: 3, message: /^tiller replay: .*missing\.jsonl: no such journal or session file$/ },
@@ -42,6 +53,11 @@ describe('bad input gives one line on stderr and a documented exit code', () => 
     { args: ['replay', 'DIR/empty.journal.jsonl'], code: 3, message: /^tiller replay: .*empty\.journal\.jsonl: the file is empty$/ },
     { args: ['replay', 'DIR/old.journal.jsonl'], code: 3, message: /^tiller replay: .*old\.journal\.jsonl:1: the journal is in version 1 of tiller\.journal; this shell reads version 3 only/ },
     { args: ['replay', 'DIR/bad.journal.jsonl'], code: 3, message: /^tiller replay: .*bad\.journal\.jsonl:1: not a journal line: .*model/ },
+    // A first line that is JSON but no object (null, a number, a list) is a bad header like any other.
+    ...['show', 'replay', 'export', 'import', 'compact'].map((command) => ({ args: [command, 'DIR/null.jsonl'], code: 3, message: new RegExp(`^tiller ${command}: .*null\\.jsonl:1: not a Tiller (journal )?or (pi )?session`) })),
+    { args: ['show', 'DIR/number.jsonl'], code: 3, message: /^tiller show: .*number\.jsonl:1: not a Tiller or pi session/ },
+    { args: ['replay', 'DIR/list.jsonl'], code: 3, message: /^tiller replay: .*list\.jsonl:1: not a Tiller journal or session/ },
+    { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '--session', 'DIR/null.jsonl', 'hi'], code: 3, message: /^tiller run: .*null\.jsonl:1: not a Tiller or pi session/ },
   ];
   it.each(cases)('tiller $args', async ({ args, code, message }) => {
     const run = await tillerInProcess(args.map((a) => a.replace('DIR', dir)));
@@ -72,6 +88,22 @@ describe('help and version', () => {
     expect(run.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
   });
 
+  it('every command takes --version (and -V) too, printing the version', async () => {
+    const top = await tillerInProcess(['--version']);
+    for (const args of [['demo', '--version'], ['run', '--version'], ['show', '-V'], ['replay', 'missing.jsonl', '--version']]) {
+      const run = await tillerInProcess(args);
+      expect(run.code, args.join(' ')).toBe(0);
+      expect(run.stdout).toBe(top.stdout);
+      expect(run.stderr).toBe('');
+    }
+  });
+
+  it('help COMMAND prints that command\'s help', async () => {
+    const run = await tillerInProcess(['help', 'compact']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^usage: tiller compact/);
+  });
+
   it('--help lists the commands and the exit codes; every command has its own --help', async () => {
     const run = await tiller(['--help']);
     expect(run.code).toBe(0);
@@ -84,5 +116,24 @@ describe('help and version', () => {
       expect(help.stdout).toMatch(new RegExp(`^usage: tiller ${names[i]}`));
       expect(help.stdout).toContain('-h, --help');
     }
+  });
+});
+
+describe('tiller sessions', () => {
+  it('names a file whose first line is null as not a session, with the file and line', async () => {
+    const run = await tillerInProcess(['sessions', dir]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/not readable: .*null\.jsonl:1: not a Tiller or pi session/);
+    expect(run.stdout).not.toContain('Cannot read properties');
+  });
+});
+
+describe('a closed stderr', () => {
+  it('keeps the documented exit code: the error line has nowhere to go, the code still says what went wrong', async () => {
+    const child = spawn(process.execPath, [...tillerCommand, 'bogus'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] });
+    // Nobody reads what it writes there: its write of the error line fails with EPIPE.
+    child.stderr.destroy();
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(2);
   });
 });

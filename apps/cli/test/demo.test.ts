@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { tillerInProcess } from './in-process.js';
 import { tiller, type TillerRun } from './tiller.js';
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -118,5 +119,45 @@ describe('tiller show on the demo session', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^warning: .*torn\.jsonl:\d+: /m);
     expect(run.stdout).toContain(`${lines.length - 2} entries`);
+  });
+
+  it('compact on a torn file warns as show does, and says the torn last line was cut, not that nothing was deleted', async () => {
+    const text = await readFile(join(dir, 'session.jsonl'), 'utf8');
+    const lines = text.trimEnd().split('\n');
+    const torn = join(dir, 'torn-compact.jsonl');
+    await writeFile(torn, `${lines.join('\n')}\n${lines.at(-1)!.slice(0, 40)}`);
+    const dry = await tillerInProcess(['compact', torn, '--dry-run', '--keep', '400']);
+    expect(dry.code).toBe(0);
+    expect(dry.stderr).toMatch(new RegExp(`^warning: .*torn-compact\\.jsonl:${lines.length + 1}: the last line is incomplete`, 'm'));
+    const run = await tillerInProcess(['compact', torn, '--keep', '400']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/^warning: .*torn-compact\.jsonl:\d+: the last line is incomplete/m);
+    expect(run.stdout).toMatch(new RegExp(`appended compaction \\S+ to .*torn-compact\\.jsonl \\(tiller format\\); the torn last line \\(line ${lines.length + 1}, never a whole entry\\) was cut off, nothing else was deleted`));
+    expect(run.stdout).not.toMatch(/; nothing was deleted/);
+    const after = await readFile(torn, 'utf8');
+    expect(after.startsWith(`${lines.join('\n')}\n`)).toBe(true);
+  });
+});
+
+describe('files an editor saved with a UTF-8 byte-order mark', () => {
+  it('every command reads past the mark, as the session and journal readers do', async () => {
+    const bom = '\uFEFF';
+    await writeFile(join(dir, 'bom.jsonl'), bom + (await readFile(join(dir, 'session.jsonl'), 'utf8')));
+    await writeFile(join(dir, 'bom.journal.jsonl'), bom + (await readFile(join(dir, 'session.journal.jsonl'), 'utf8')));
+    const entries = /^\d+ entries/m.exec((await tillerInProcess(['show', join(dir, 'session.jsonl')])).stdout)![0];
+    const runs = {
+      show: await tillerInProcess(['show', join(dir, 'bom.jsonl')]),
+      replaySession: await tillerInProcess(['replay', '-q', join(dir, 'bom.jsonl')]),
+      replayJournal: await tillerInProcess(['replay', '-q', join(dir, 'bom.journal.jsonl')]),
+      export: await tillerInProcess(['export', join(dir, 'bom.jsonl'), '--format', 'json', '-o', join(dir, 'bom.json')]),
+      compact: await tillerInProcess(['compact', join(dir, 'bom.jsonl'), '--dry-run', '--keep', '400']),
+    };
+    for (const [name, run] of Object.entries(runs)) {
+      expect(run.stderr, name).toBe('');
+      expect(run.code, name).toBe(0);
+    }
+    expect(runs.show.stdout).toMatch(new RegExp(`^${entries}`, 'm'));
+    expect(runs.replaySession.stdout).toMatch(/^replay: identical/);
+    expect(runs.replayJournal.stdout).toMatch(/^replay: identical/);
   });
 });

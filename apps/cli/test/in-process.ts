@@ -30,6 +30,7 @@ export async function tillerInProcess(args: string[], options: { env?: Record<st
     out: styleFor(out, env),
     err: styleFor(err, env),
     onInterrupt: () => () => undefined,
+    onOutputClosed: () => () => undefined,
   };
   const code = await runCli(args, commands, version, io);
   return { code, signal: null, stdout, stderr };

@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { tillerInProcess } from './in-process.js';
 import { repoRoot, startTiller, tiller, tillerCommand } from './tiller.js';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
@@ -18,6 +20,28 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('tiller inspect', () => {
+  it('--html to a folder or into a folder that does not exist is one line with exit 3', async () => {
+    const into = await tillerInProcess(['inspect', join(dir, 'session.jsonl'), '--html', dir]);
+    expect(into.code).toBe(3);
+    expect(into.stderr.trim().split('\n')).toEqual([`tiller inspect: ${dir}: is a folder; give the path of a file to write`]);
+    const missing = await tillerInProcess(['inspect', join(dir, 'session.jsonl'), '--html', join(dir, 'none', 'x.html')]);
+    expect(missing.code).toBe(3);
+    expect(missing.stderr.trim().split('\n')).toEqual([`tiller inspect: ${join(dir, 'none', 'x.html')}: cannot write the file: the folder ${join(dir, 'none')} does not exist`]);
+  });
+
+  it('--port on a port in use says so in one line and exits 1, the code of a command that could not do its work', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (taken.address() as { port: number }).port;
+      const run = await tillerInProcess(['inspect', journal, '--port', String(port)]);
+      expect(run.code).toBe(1);
+      expect(run.stderr.trim().split('\n')).toEqual([`tiller inspect: --port ${port}: the port is in use on 127.0.0.1; give another, or leave --port out for a free one`]);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+
   it('writes one HTML file with the recorded journal inside', async () => {
     const out = join(dir, 'turn.html');
     const run = await tiller(['inspect', join(dir, 'session.jsonl'), '--html', out]);

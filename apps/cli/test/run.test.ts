@@ -115,6 +115,27 @@ describe('tiller run without a terminal', () => {
     expect(shown.stdout).toMatch(/1 branch points/);
   });
 
+  it('--session on a torn file says on stderr what it skipped, as show does, and goes on with what it holds', async () => {
+    server = await startOpenAICompatibleServer({ script: [{ stream: { text: 'First answer.' } }, { stream: { text: 'Second answer.' } }] });
+    expect((await tiller(runArgs('-p', 'first question'), { env })).code).toBe(0);
+    const text = await readFile(sessionFile(), 'utf8');
+    await writeFile(sessionFile(), `${text}{"kind":"message","id":"torn`);
+    const line = text.trimEnd().split('\n').length + 1;
+    const again = await tiller(runArgs('-p', 'second question'), { env });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe('Second answer.\n');
+    expect(again.stderr).toMatch(new RegExp(`^warning: .*chat\\.jsonl:${line}: the last line is incomplete .*; it was cut off before the first write$`, 'm'));
+    expect(JSON.stringify(server.requests[1]!.body.messages)).toContain('First answer.');
+  });
+
+  it('a failed turn is one line on stderr (and on stdout), even when the provider said it in several', async () => {
+    server = await startOpenAICompatibleServer({ script: [{ status: 400, body: { error: { message: 'bad request:\n  messages[0] is wrong\n  see the docs' } } }] });
+    const run = await tiller(runArgs('hi'), { env });
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^tiller run: the turn failed: .*bad request: messages\[0\] is wrong see the docs$/)]);
+    expect(run.stdout).toMatch(/^● turn failed: .*bad request: messages\[0\] is wrong see the docs$/m);
+  });
+
   it('Ctrl-C (SIGINT) aborts the turn, the session stays valid and its journal replays', async () => {
     server = await startOpenAICompatibleServer({ script: [{ hang: true }] });
     const child = spawn(process.execPath, [...tillerCommand, ...runArgs('take your time')], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -320,6 +341,43 @@ describe('tiller run on a terminal', () => {
   });
 });
 
+describe('tiller run on a terminal, when the input closes (Ctrl-D)', () => {
+  const write = { id: 'call_w', name: 'write_file', args: { path: 'notes.md', content: 'hello\n' } };
+
+  it('at an open approval question denies the write, saying the input closed, and exits 0 after the turn', async () => {
+    server = await startOpenAICompatibleServer({ script: [{ stream: { toolCalls: [write] } }, { stream: { text: 'Left it unwritten.' } }] });
+    const pty = tillerInPty(runArgs('write a note'), { env });
+    try {
+      const at = await pty.waitFor('allow write_file notes.md? [y/N]');
+      pty.type('\u0004');
+      await pty.waitFor('● turn completed', { from: at });
+      expect(await pty.exited).toBe(0);
+    } finally {
+      pty.kill();
+    }
+    expect(JSON.stringify(server.requests[1]!.body.messages.at(-1))).toContain('The input closed before the user answered');
+    expect(existsSync(join(workspace, 'notes.md'))).toBe(false);
+    expect((await tiller(['replay', '-q', sessionFile()])).code).toBe(0);
+  });
+
+  it('before the question came (an "n" typed early went in as a steer) denies it when it comes, and exits 0', async () => {
+    server = await startOpenAICompatibleServer({ script: [{ stream: { text: 'Thinking it over.', toolCalls: [write], delayMs: 1_500 } }, { stream: { text: 'Left it unwritten.' } }] });
+    const pty = tillerInPty(runArgs('write a note'), { env });
+    try {
+      const at = await pty.waitFor('model call 1');
+      await server.request(1);
+      pty.type('n\r');
+      await pty.waitFor('» steering: n', { from: at });
+      pty.type('\u0004');
+      await pty.waitFor('● turn completed', { from: at });
+      expect(await pty.exited).toBe(0);
+    } finally {
+      pty.kill();
+    }
+    expect(existsSync(join(workspace, 'notes.md'))).toBe(false);
+  });
+});
+
 describe('tiller run --resume on a terminal', () => {
   it('lists the sessions of the directory, newest first, and continues the one picked', async () => {
     server = await startOpenAICompatibleServer({ script: [{ stream: { text: 'About apples.' } }, { stream: { text: 'About pears.' } }, { stream: { text: 'Back to apples.' } }] });
@@ -345,6 +403,14 @@ describe('tiller run --resume on a terminal', () => {
 });
 
 describe('tiller run, bad input', () => {
+  it('a TILLER_HOME that is a file is one line with exit 3, naming TILLER_HOME', async () => {
+    const home = join(dir, 'home-file');
+    await writeFile(home, 'not a folder\n');
+    const run = await tillerInProcess(['run', '--base-url', 'http://127.0.0.1:9/v1', 'hi'], { env: { TILLER_HOME: home }, cwd: workspace });
+    expect(run.code, run.stderr).toBe(3);
+    expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^tiller run: TILLER_HOME ${home}: cannot make the sessions folder .*: ${home} is a file, not a folder$`))]);
+  });
+
   const cases: Array<{ args: string[]; code: number; message: RegExp }> = [
     { args: ['run', 'hi'], code: 2, message: /^tiller run: say which model: --model provider:model/ },
     { args: ['run', '--model', 'gpt-4o', 'hi'], code: 2, message: /^tiller run: --model must be provider:model with provider openai, anthropic or google/ },
@@ -357,7 +423,12 @@ describe('tiller run, bad input', () => {
     { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '-c', 'hi'], code: 3, message: /^tiller run: no session to continue for / },
     { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '--session', 'DIR/no/such/folder.jsonl', 'hi'], code: 3, message: /^tiller run: .*folder\.jsonl: cannot create the lock file/ },
     { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '--session', 'DIR/pi.jsonl', 'hi'], code: 3, message: /^tiller run: .*pi\.jsonl: a pi session; make a Tiller copy first with tiller import/ },
+    // Nothing to fork from in a file that does not exist: refused before the file is created.
+    { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '--session', 'DIR/new.jsonl', '--fork', 'abc', 'hi'], code: 3, message: /^tiller run: --fork abc: .*new\.jsonl does not exist, so it has no entry to fork from$/ },
     { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '-p'], code: 2, message: /^tiller run: no prompt: give it as arguments or on stdin/ },
+    // A mistyped workspace is refused before anything is created (with --yes a write would have made the folder).
+    { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '--yes', '--workspace', 'DIR/no-such-dir', 'hi'], code: 3, message: /^tiller run: --workspace .*no-such-dir: no such folder$/ },
+    { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '--workspace', 'DIR/pi.jsonl', 'hi'], code: 3, message: /^tiller run: --workspace .*pi\.jsonl: a file, not a folder$/ },
     { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '--inspect=graph', 'hi'], code: 2, message: /^tiller run: --inspect takes no value \(the inspector page\) or =stately \(Stately's inspector\), got "graph"$/ },
   ];
   it.each(cases)('tiller $args', async ({ args, code, message }) => {
@@ -369,6 +440,8 @@ describe('tiller run, bad input', () => {
       const lines = run.stderr.trim().split('\n');
       expect(lines, run.stderr).toHaveLength(1);
       expect(lines[0]).toMatch(message);
+      expect(existsSync(join(home, 'new.jsonl'))).toBe(false);
+      if (args.includes('--workspace')) expect(existsSync(join(home, 'no-such-dir')) || existsSync(join(home, 'sessions'))).toBe(false);
     } finally {
       await rm(home, { recursive: true, force: true });
     }

@@ -144,6 +144,14 @@ describe('tiller import, show, export, sessions', () => {
     expect(html.stdout).not.toContain('<script');
   });
 
+  it('import reads a pi session saved with a UTF-8 byte-order mark', async () => {
+    await writeFile(file('bom-pi.jsonl'), `\uFEFF${piText}`);
+    const run = await tillerInProcess(['import', file('bom-pi.jsonl')]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect((await tillerInProcess(['show', file('bom-pi.tiller.jsonl')])).code).toBe(0);
+  });
+
   it('sessions lists the session files of a folder, newest first, journals left out', async () => {
     await writeFile(file('x.journal.jsonl'), '');
     const run = await tiller(['sessions', dir]);
@@ -165,6 +173,7 @@ describe('bad session input', () => {
     { args: ['compact', 'DIR/pi.jsonl', '--strategy', 'shrink'], code: 2, message: /^tiller compact: --strategy must be one of summarize, clearToolResults, keepTail, got "shrink"$/ },
     { args: ['export', 'DIR/pi.jsonl', '--format', 'pdf'], code: 2, message: /^tiller export: --format must be one of pi, html, json, got "pdf"$/ },
     { args: ['import', 'DIR/pi.tiller.jsonl'], code: 3, message: /^tiller import: .*already a Tiller session; nothing to import$/ },
+    { args: ['export', 'DIR/pi.jsonl', '-o', 'DIR/no-such-folder/x.json'], code: 3, message: /^tiller export: .*no-such-folder\/x\.json: cannot write the file: the folder .*no-such-folder does not exist$/ },
     { args: ['sessions', 'DIR/none'], code: 3, message: /^tiller sessions: .*none: no such folder$/ },
   ];
   it.each(cases)('tiller $args', async ({ args, code, message }) => {

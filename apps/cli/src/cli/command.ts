@@ -35,6 +35,12 @@ export interface Io {
   err: Style;
   /** Registers what Ctrl-C does while the command runs; returns the function that unregisters it. */
   onInterrupt(handler: () => void): () => void;
+  /**
+   * Registers what a closed stdout (its reader went away: `tiller run | head -1`) does while the
+   * command runs; returns the function that unregisters it. With none, the program ends with 0:
+   * the reader had all it wanted.
+   */
+  onOutputClosed(handler: () => void): () => void;
 }
 
 export interface Command<O extends OptionSpecs = OptionSpecs> {

@@ -7,6 +7,7 @@ export function commandHelp(command: Command<OptionSpecs>): string {
     spec.description,
   ]);
   rows.push(['-h, --help', 'show this help']);
+  rows.push(['-V, --version', 'print the version']);
   const width = Math.max(...rows.map(([flag]) => flag.length));
   return [
     `usage: tiller ${command.name}${command.args ? ` ${command.args}` : ''}${Object.keys(command.options).length > 0 ? ' [options]' : ''}`,

@@ -2,6 +2,7 @@ import type { Command, Io, OptionSpecs } from './command.js';
 import { CliError, ExitCode } from './errors.js';
 import { commandHelp, programHelp } from './help.js';
 import { parseCommandLine } from './parse-command-line.js';
+import { oneLine } from '../view/describe.js';
 
 /** Errors of Tiller's libraries that mean "this file is not what you said it is": exit code 3. */
 const INPUT_ERRORS = new Set(['SessionFileError', 'PiImportError', 'JournalError', 'SessionLockedError', 'UnknownEntryError']);
@@ -14,7 +15,9 @@ const INPUT_ERRORS = new Set(['SessionFileError', 'PiImportError', 'JournalError
 export async function runCli(argv: readonly string[], commands: readonly Command<OptionSpecs>[], version: string, io: Io): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
-    const topic = first === 'help' ? commands.find((c) => c.name === rest[0]) : undefined;
+    const asked = first === 'help' ? rest[0] : undefined;
+    const topic = asked === undefined ? undefined : commands.find((c) => c.name === asked);
+    if (asked !== undefined && !topic) return fail(io, unknownCommand(asked, commands));
     io.stdout.write(`${topic ? commandHelp(topic) : programHelp(commands, version)}\n`);
     return ExitCode.ok;
   }
@@ -23,14 +26,15 @@ export async function runCli(argv: readonly string[], commands: readonly Command
     return ExitCode.ok;
   }
   const command = commands.find((c) => c.name === first);
-  if (!command) {
-    const what = first.startsWith('-') ? `unknown option ${first}` : `unknown command "${first}"`;
-    return fail(io, new CliError(`tiller: ${what}; the commands are ${commands.map((c) => c.name).join(', ')} (see tiller --help)`, ExitCode.usage));
-  }
+  if (!command) return fail(io, unknownCommand(first, commands));
   try {
     const parsed = parseCommandLine(command, rest);
     if (parsed.help) {
       io.stdout.write(`${commandHelp(command)}\n`);
+      return ExitCode.ok;
+    }
+    if (parsed.version) {
+      io.stdout.write(`${version}\n`);
       return ExitCode.ok;
     }
     return await command.run({ positionals: parsed.positionals, options: parsed.options }, io);
@@ -39,15 +43,16 @@ export async function runCli(argv: readonly string[], commands: readonly Command
   }
 }
 
+function unknownCommand(name: string, commands: readonly Command<OptionSpecs>[]): CliError {
+  const what = name.startsWith('-') ? `unknown option ${name}` : `unknown command "${name}"`;
+  return new CliError(`tiller: ${what}; the commands are ${commands.map((c) => c.name).join(', ')} (see tiller --help)`, ExitCode.usage);
+}
+
 function toCliError(commandName: string, error: unknown): CliError {
   if (error instanceof CliError) return error.message.startsWith('tiller') ? error : new CliError(`tiller ${commandName}: ${error.message}`, error.exitCode);
   const e = error instanceof Error ? error : new Error(String(error));
   // Library messages already say where (file:line, field); a multi-line one (zod's explanation) becomes one line.
-  const firstLine = e.message
-    .split('\n')
-    .map((line) => line.trim())
-    .filter(Boolean)
-    .join(' ');
+  const firstLine = oneLine(e.message);
   if (INPUT_ERRORS.has(e.name)) return new CliError(`tiller ${commandName}: ${firstLine}`, ExitCode.input);
   const failure = new CliError(`tiller ${commandName}: ${e.name === 'Error' ? '' : `${e.name}: `}${firstLine}`, ExitCode.failed);
   failure.cause = e;

@@ -41,6 +41,7 @@ export const compactCommand = defineCommand({
     const summarizer = strategy === 'summarize' ? modelSummarizer(chooseModel('compact', { model: options.model, baseUrl: options['base-url'], window }, io.env)) : undefined;
     const session = await openSession(positionals[0]!, { write: !dryRun });
     try {
+      for (const warning of session.warnings) io.stderr.write(`${io.err.yellow(`warning: ${warning}`)}\n`);
       if (session.format === 'pi' && strategy === 'clearToolResults') {
         throw usageError('tiller compact: pi sessions cannot record cleared tool results (pi would still send them); use --strategy keepTail or summarize');
       }
@@ -82,7 +83,10 @@ export const compactCommand = defineCommand({
         return ExitCode.ok;
       }
       await appendToSessionFile(session, meta.appended);
-      write(`appended compaction ${entry.id} to ${session.path} (${session.format} format); nothing was deleted`);
+      // The store cut a torn last line off before appending: that line was never a whole entry, but its bytes are gone.
+      const torn = session.format === 'tiller' ? session.tornLine : undefined;
+      const deleted = torn === undefined ? 'nothing was deleted' : `the torn last line (line ${torn}, never a whole entry) was cut off, nothing else was deleted`;
+      write(`appended compaction ${entry.id} to ${session.path} (${session.format} format); ${deleted}`);
       return ExitCode.ok;
     } finally {
       await closeSession(session);

@@ -6,6 +6,7 @@ import { WindowManager } from '@tiller/compaction';
 import { createSessionLog, JsonlStore } from '@tiller/session';
 import { createAgent, fileJournal, journalPathFor } from '@tiller/shell';
 import { scriptedModel } from '@tiller/testing';
+import { OUTPUT_CLOSED, watchClosedOutput } from '../cli/closed-output.js';
 import { defineCommand } from '../cli/command.js';
 import { ExitCode, usageError } from '../cli/errors.js';
 import { positiveInteger, wholeNumber } from '../cli/parse-command-line.js';
@@ -51,6 +52,7 @@ export const demoCommand = defineCommand({
     await mkdir(workspace, { recursive: true });
     await writeDemoWorkspace(workspace);
 
+    const output = watchClosedOutput(io);
     const { out } = io;
     const say = (text: string) => io.stdout.write(`${text}\n`);
     say(out.bold('Tiller demo: a scripted coding agent, through the real shell, over real files.'));
@@ -118,14 +120,18 @@ export const demoCommand = defineCommand({
         }
       });
 
+      // A reader that went away (`tiller demo | head`) stops the turn; the session is closed all the same.
+      output.whenClosed(() => void agent.abort(OUTPUT_CLOSED));
       let outcome;
       try {
-        outcome = await agent.prompt(DEMO_PROMPT);
+        outcome = output.closed ? undefined : await agent.prompt(DEMO_PROMPT);
       } finally {
+        output.stop();
         view.finish();
         await agent.close();
         await session.close();
       }
+      if (outcome === undefined || output.closed) return ExitCode.failed;
 
       say('');
       say(out.bold('Replaying the journal through the core, with no model call:'));

@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { exportPiSession } from '@tiller/session';
 import { defineCommand } from '../cli/command.js';
+import { writeFailure } from '../cli/write-failure.js';
 import { usageError } from '../cli/errors.js';
 import { oneOf } from '../cli/parse-command-line.js';
 import { closeSession, openSession, type OpenedSession } from '../sessions/open-session.js';
@@ -26,7 +27,9 @@ export const exportCommand = defineCommand({
     try {
       const text = render(session, format);
       if (target) {
-        await writeFile(target, text, 'utf8');
+        await writeFile(target, text, 'utf8').catch((error: unknown) => {
+          throw writeFailure(target, error) ?? error;
+        });
         io.stdout.write(`wrote ${session.log.size} entries as ${format} to ${target}\n`);
       } else io.stdout.write(text);
       return 0;

@@ -1,7 +1,8 @@
 import { InspectorSourceError, writeInspectorHtml } from '@tiller/inspector';
 import { defineCommand } from '../cli/command.js';
 import { CliError, ExitCode } from '../cli/errors.js';
-import { wholeNumber } from '../cli/parse-command-line.js';
+import { portNumber } from '../cli/parse-command-line.js';
+import { writeFailure } from '../cli/write-failure.js';
 import { serveJournal, untilInterrupted } from '../inspect/serve-journal.js';
 
 export const inspectCommand = defineCommand({
@@ -28,11 +29,11 @@ export const inspectCommand = defineCommand({
         io.stdout.write(`${await writeInspectorHtml(file, options.html)}\n`);
       } catch (error) {
         if (error instanceof InspectorSourceError) throw new CliError(`tiller inspect: ${error.message}`, ExitCode.input);
-        throw error;
+        throw writeFailure(options.html, error) ?? error;
       }
       return ExitCode.ok;
     }
-    const port = wholeNumber('inspect', 'port', options.port, 0) ?? 0;
+    const port = portNumber('inspect', 'port', options.port) ?? 0;
     const server = await serveJournal(file, io, { follow: options.follow === true, port });
     try {
       await untilInterrupted(server, io);

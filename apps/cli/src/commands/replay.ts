@@ -3,6 +3,7 @@ import type { TurnEvent } from '@tiller/core';
 import { journalPathFor } from '@tiller/shell';
 import { defineCommand, type Io } from '../cli/command.js';
 import { ExitCode, inputError } from '../cli/errors.js';
+import { firstLineHeader } from '../sessions/first-line.js';
 import { type FilesReplay, inputId, readInputFile, replayFiles } from '../sessions/replay-files.js';
 import { describeCall, describeOutcome, shorten } from '../view/describe.js';
 
@@ -34,10 +35,9 @@ export const replayCommand = defineCommand({
 async function locate(path: string): Promise<{ journalPath: string; sessionPath: string | undefined }> {
   const text = await readInputFile(path, 'journal or session file');
   if (text.trim() === '') throw inputError(`${path}: the file is empty`);
-  const firstLine = text.split('\n', 1)[0]!;
   let head: { type?: unknown; format?: unknown } = {};
   try {
-    head = JSON.parse(firstLine) as typeof head;
+    head = firstLineHeader(text);
   } catch {
     throw inputError(`${path}:1: not a Tiller journal or session (the first line is not JSON)`);
   }

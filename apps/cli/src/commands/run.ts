@@ -1,8 +1,8 @@
 import { text } from 'node:stream/consumers';
-import { resolve } from 'node:path';
 import type { TurnOutcome } from '@tiller/core';
 import { createSessionLog, JsonlStore, type SessionLog } from '@tiller/session';
 import { type Agent, type AgentListener, type AgentOptions, createAgent, fileJournal, type JournalStore, journalPathFor, resumeAgent } from '@tiller/shell';
+import { type ClosedOutputWatch, OUTPUT_CLOSED, watchClosedOutput } from '../cli/closed-output.js';
 import { defineCommand, type Io } from '../cli/command.js';
 import { ExitCode, inputError, usageError } from '../cli/errors.js';
 import { oneOf, positiveInteger } from '../cli/parse-command-line.js';
@@ -12,6 +12,7 @@ import { untilInterrupted } from '../inspect/serve-journal.js';
 import { chooseModel, MODEL_OPTIONS } from '../model/choose-model.js';
 import { COMPACTORS, compactorFor, systemPromptFor, toolsFor } from '../run/agent-settings.js';
 import { interactive } from '../run/interactive.js';
+import { workspaceFolder } from '../run/workspace-folder.js';
 import { runSessionFile } from '../run/run-session-file.js';
 import { resolveEntryId } from '../sessions/entry-id.js';
 import { sessionFormatOf } from '../sessions/open-session.js';
@@ -63,7 +64,7 @@ export const runCommand = defineCommand({
     const maxIterations = positiveInteger('run', 'max-iterations', options['max-iterations']);
     const inspectAs = inspectView('run', options.inspect);
     const compactorChoice = oneOf('run', 'compactor', options.compactor, COMPACTORS);
-    const workspace = resolve(io.cwd, options.workspace ?? '.');
+    const workspace = workspaceFolder(io.cwd, options.workspace);
     const model = chooseModel('run', { model: options.model, baseUrl: options['base-url'], window }, io.env);
     const compactor = compactorFor(compactorChoice, model);
     const tools = toolsFor(options.tools, workspace);
@@ -74,12 +75,21 @@ export const runCommand = defineCommand({
       if (!prompt) throw usageError('tiller run: no prompt: give it as arguments or on stdin (or run on a terminal)');
     }
 
-    const { path } = await runSessionFile({ session: options.session, continue: options.continue, resume: options.resume }, io);
+    // From here on a reader that goes away (`| head -1`) stops the turn, and the session is closed before the program ends.
+    const output = watchClosedOutput(io);
+    const { path, isNew } = await runSessionFile({ session: options.session, continue: options.continue, resume: options.resume }, io);
+    if (options.fork !== undefined && isNew) throw inputError(`tiller run: --fork ${options.fork}: ${path} does not exist, so it has no entry to fork from`);
     const existing = await readInputFile(path, 'session file').catch(() => undefined);
     if (existing && existing.trim() && sessionFormatOf(path, existing) === 'pi') {
       throw inputError(`${path}: a pi session; make a Tiller copy first with tiller import ${path}`);
     }
-    const session = createSessionLog(await JsonlStore.open(path, { create: true }));
+    const store = await JsonlStore.open(path, { create: true });
+    // What the open skipped, as show says it; a torn last line goes at the first write, which comes at once.
+    for (const warning of store.warnings) {
+      const said = warning.kind === 'torn_line' ? `${warning.message}; it was cut off before the first write` : warning.message;
+      io.stderr.write(`${io.err.yellow(`warning: ${said}`)}\n`);
+    }
+    const session = createSessionLog(store);
     // Started before the agent, so the page follows the journal from its first line (earlier runs' segments included).
     let inspector: LiveInspection | undefined;
     try {
@@ -131,12 +141,13 @@ export const runCommand = defineCommand({
       try {
         await agent.idle();
         code = terminal
-          ? await interactive(agent, io, { initialPrompt: prompt, askApprovals: !options.yes, finishLine: () => view?.finish() })
-          : await oneShot(agent, prompt!, io, { print: Boolean(options.print) });
+          ? await interactive(agent, io, { initialPrompt: prompt, askApprovals: !options.yes, finishLine: () => view?.finish(), output })
+          : await oneShot(agent, prompt!, io, { print: Boolean(options.print), output });
       } finally {
         view?.finish();
         await agent.close();
         await session.close();
+        output.stop();
       }
       // The one prompt is done and the session closed (free for another run); the page stays for a look at the turn.
       if (inspector && !terminal) await untilInterrupted(inspector, io);
@@ -161,13 +172,16 @@ async function startAgent(settings: AgentOptions & { session: SessionLog; journa
 }
 
 /** One prompt without a terminal: Ctrl-C (SIGINT) aborts the turn, a second one exits at once. */
-async function oneShot(agent: Agent, prompt: string, io: Io, options: { print: boolean }): Promise<number> {
+async function oneShot(agent: Agent, prompt: string, io: Io, options: { print: boolean; output: ClosedOutputWatch }): Promise<number> {
+  if (options.output.closed) return ExitCode.failed;
   let interrupted = false;
   const stop = io.onInterrupt(() => {
     if (interrupted) process.exit(ExitCode.interrupted);
     interrupted = true;
     void agent.abort('interrupted by the user (Ctrl-C)');
   });
+  // Nobody reads the answer any more: stop the turn, and the caller closes the session as after any turn.
+  options.output.whenClosed(() => void agent.abort(OUTPUT_CLOSED));
   let outcome: TurnOutcome;
   try {
     outcome = await agent.prompt(prompt);

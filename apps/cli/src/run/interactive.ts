@@ -1,9 +1,10 @@
 import { createInterface } from 'node:readline';
 import type { ToolCallPart } from '@tiller/core';
 import type { Agent } from '@tiller/shell';
+import { type ClosedOutputWatch, OUTPUT_CLOSED } from '../cli/closed-output.js';
 import type { Io } from '../cli/command.js';
 import { ExitCode } from '../cli/errors.js';
-import { describeCall } from '../view/describe.js';
+import { describeCall, oneLine } from '../view/describe.js';
 
 export interface InteractiveOptions {
   /** Run this first, as if typed. */
@@ -12,13 +13,16 @@ export interface InteractiveOptions {
   askApprovals: boolean;
   /** Ends the current output line (the turn view keeps track of it). */
   finishLine(): void;
+  /** stdout's reader going away ends the session, after the running turn is stopped. */
+  output: ClosedOutputWatch;
 }
 
 /**
  * The terminal session of `tiller run`: a typed line is a prompt when no turn runs and a steering
  * message while one does; an approval question takes the next line (y or yes allows). Ctrl-C
  * aborts a running turn, leaving the session valid; a second Ctrl-C (or one at the prompt, twice)
- * ends the program. Ctrl-D ends it after the running turn. Resolves with the exit code.
+ * ends the program. Ctrl-D ends it after the running turn, denying the writes it has not answered.
+ * Resolves with the exit code.
  */
 export function interactive(agent: Agent, io: Io, options: InteractiveOptions): Promise<number> {
   const rl = createInterface({ input: io.stdin, output: io.stdout as NodeJS.WritableStream, terminal: true });
@@ -32,6 +36,8 @@ export function interactive(agent: Agent, io: Io, options: InteractiveOptions): 
   let closing = false;
   // Ctrl-D while a turn runs: leave once it is over.
   let endAfterTurn = false;
+  // No line can come any more: an approval question would wait for ever.
+  let inputClosed = false;
   const asking: Array<{ call: ToolCallPart }> = [];
 
   return new Promise<number>((resolve) => {
@@ -53,12 +59,12 @@ export function interactive(agent: Agent, io: Io, options: InteractiveOptions): 
       interrupts = 0;
       agent.prompt(prompt).then(
         () => undefined,
-        (error: Error) => say(io.err.red(`tiller run: ${error.message.split('\n')[0]}`)),
+        (error: Error) => say(io.err.red(`tiller run: ${oneLine(error.message)}`)),
       ).finally(() => {
         running = false;
         asking.length = 0;
         if (closing) return;
-        if (endAfterTurn) finish(ExitCode.ok);
+        if (endAfterTurn) finish(options.output.closed ? ExitCode.failed : ExitCode.ok);
         else rl.prompt();
       });
     };
@@ -81,9 +87,24 @@ export function interactive(agent: Agent, io: Io, options: InteractiveOptions): 
     // A terminal in raw mode hands Ctrl-C to readline; otherwise it arrives as SIGINT.
     rl.on('SIGINT', onInterrupt);
     const stopInterrupt = io.onInterrupt(onInterrupt);
+    // stdout piped to a reader that went away: stop the turn and leave once it is over (the session is then closed).
+    options.output.whenClosed(() => {
+      if (!running) return finish(ExitCode.failed);
+      endAfterTurn = true;
+      void agent.abort(OUTPUT_CLOSED);
+    });
+
+    const denyUnanswered = (call: ToolCallPart) => {
+      agent.approve({ toolCallId: call.id, decision: 'deny', rationale: 'The input closed before the user answered.' });
+      say(io.out.red(`denied ${describeCall(call)} (the input closed)`));
+    };
 
     agent.subscribe((event) => {
       if (event.type !== 'approval.requested' || !options.askApprovals) return;
+      if (inputClosed) {
+        for (const call of event.calls) denyUnanswered(call);
+        return;
+      }
       for (const call of event.calls) asking.push({ call });
       ask();
     });
@@ -109,8 +130,10 @@ export function interactive(agent: Agent, io: Io, options: InteractiveOptions): 
       } else startTurn(line);
     });
     rl.on('close', () => {
-      // Ctrl-D: leave once the running turn is over.
+      // Ctrl-D: leave once the running turn is over; questions nobody can answer now are denied, so it can end.
+      inputClosed = true;
       if (closing) return;
+      for (const { call } of asking.splice(0)) denyUnanswered(call);
       if (running) endAfterTurn = true;
       else finish(ExitCode.ok);
     });

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { Io } from '../cli/command.js';
 import { inputError, usageError } from '../cli/errors.js';
+import { whyNotWritten } from '../cli/write-failure.js';
 import { listSessionFiles, sessionDirFor } from '../sessions/session-dir.js';
 
 export interface SessionChoice {
@@ -32,7 +33,10 @@ export async function runSessionFile(choice: SessionChoice, io: Io): Promise<{ p
     return { path: newest.path, isNew: false };
   }
   if (choice.resume) return { path: await pickSession(dir, io), isNew: false };
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true }).catch((error: unknown) => {
+    const home = io.env.TILLER_HOME ? `TILLER_HOME ${resolve(io.env.TILLER_HOME)}: ` : '';
+    throw inputError(`tiller run: ${home}cannot make the sessions folder ${dir}: ${whyNotWritten(dir, error)}`);
+  });
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   return { path: join(dir, `${stamp}-${randomUUID().slice(0, 8)}.jsonl`), isNew: true };
 }

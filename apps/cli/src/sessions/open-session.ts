@@ -2,11 +2,22 @@ import { appendFile } from 'node:fs/promises';
 import type { Entry } from '@tiller/core';
 import { createSessionLog, exportPiSession, importPiSession, JsonlStore, MemoryStore, type PiSessionHeader, type SessionLog } from '@tiller/session';
 import { inputError } from '../cli/errors.js';
+import { firstLineHeader } from './first-line.js';
 import { readInputFile } from './replay-files.js';
 
 /** A session file as the CLI reads it: a Tiller session, or a pi session imported into memory. */
 export type OpenedSession =
-  | { format: 'tiller'; path: string; log: SessionLog; store: JsonlStore; id: string; createdAt: string; warnings: readonly string[] }
+  | {
+      format: 'tiller';
+      path: string;
+      log: SessionLog;
+      store: JsonlStore;
+      id: string;
+      createdAt: string;
+      warnings: readonly string[];
+      /** The line a write was cut off in, if the file ends with one: the store cuts it off before its first append. */
+      tornLine: number | undefined;
+    }
   | { format: 'pi'; path: string; log: SessionLog; header: PiSessionHeader; text: string; id: string; createdAt: string; warnings: readonly string[] };
 
 export interface OpenSessionOptions {
@@ -19,8 +30,7 @@ export function sessionFormatOf(path: string, text: string): 'tiller' | 'pi' {
   if (text.trim() === '') throw inputError(`${path}: the file is empty`);
   let head: { type?: unknown };
   try {
-    const end = text.indexOf('\n');
-    head = JSON.parse(end < 0 ? text : text.slice(0, end)) as typeof head;
+    head = firstLineHeader(text);
   } catch {
     throw inputError(`${path}:1: not a session file (the first line is not JSON)`);
   }
@@ -46,6 +56,7 @@ export async function openSession(path: string, options: OpenSessionOptions = {}
       id: store.header.id,
       createdAt: store.header.createdAt,
       warnings: store.warnings.map((w) => w.message),
+      tornLine: store.warnings.find((w) => w.kind === 'torn_line')?.line,
     };
   }
   const imported = importPiSession(text, { source: path });

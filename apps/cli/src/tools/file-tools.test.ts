@@ -1,4 +1,6 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, existsSync, openSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ToolResultMessage } from '@tiller/core';
@@ -67,4 +69,59 @@ describe('the built-in file tools', () => {
     expect(results[1]).toMatchObject({ isError: false });
     expect(await readFile(join(root, 'a.txt'), 'utf8')).toBe('one\ntwo\ntwo\nthree\n');
   });
+
+  it('refuse a path that leaves the workspace through a symbolic link, for read, write and edit, and follow links that stay inside', async () => {
+    const outside = await mkdtemp(join(tmpdir(), 'tiller-file-tools-outside-'));
+    try {
+      await writeFile(join(outside, 'secret.txt'), 'secret\n');
+      await symlink(outside, join(root, 'link'));
+      await symlink(join(outside, 'secret.txt'), join(root, 'alias.txt'));
+      await symlink(join(outside, 'nothing-yet.txt'), join(root, 'dangling.txt'));
+      await mkdir(join(root, 'docs'));
+      await symlink(join(root, 'docs'), join(root, 'docs-link'));
+      const results = await resultsOf([
+        { name: 'read_file', args: { path: 'link/secret.txt' } },
+        { name: 'read_file', args: { path: 'alias.txt' } },
+        { name: 'write_file', args: { path: 'link/new/planted.txt', content: 'x' } },
+        { name: 'write_file', args: { path: 'dangling.txt', content: 'x' } },
+        { name: 'edit_file', args: { path: 'alias.txt', oldText: 'secret', newText: 'gone' } },
+        { name: 'list_files', args: { path: 'link' } },
+        { name: 'write_file', args: { path: 'docs-link/inside.md', content: 'fine\n' } },
+      ]);
+      expect(results.map((r) => r.isError)).toEqual([true, true, true, true, true, true, false]);
+      for (const [i, path] of ['link/secret.txt', 'alias.txt', 'link/new/planted.txt', 'dangling.txt', 'alias.txt', 'link'].entries()) {
+        expect(textOf(results[i]!)).toContain(`${path} leads outside the workspace`);
+      }
+      expect(textOf(results[0]!)).not.toContain('secret\n');
+      expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe('secret\n');
+      expect(existsSync(join(outside, 'new'))).toBe(false);
+      expect(existsSync(join(outside, 'nothing-yet.txt'))).toBe(false);
+      expect(await readFile(join(root, 'docs/inside.md'), 'utf8')).toBe('fine\n');
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('refuse a FIFO instead of opening it (which would block the process for good), saying what it is', async () => {
+    const fifo = join(root, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    try {
+      const results = await resultsOf([
+        { name: 'read_file', args: { path: 'fifo' } },
+        { name: 'write_file', args: { path: 'fifo', content: 'x' } },
+        { name: 'edit_file', args: { path: 'fifo', oldText: 'a', newText: 'b' } },
+      ]);
+      expect(results.map((r) => r.isError)).toEqual([true, true, true]);
+      for (const result of results) expect(textOf(result)).toContain('fifo is a FIFO (named pipe), not a regular file');
+    } finally {
+      // Were a tool blocked opening it, the other end opened here frees it, so the test ends.
+      for (const flags of [constants.O_RDONLY | constants.O_NONBLOCK, constants.O_WRONLY | constants.O_NONBLOCK]) {
+        try {
+          closeSync(openSync(fifo, flags));
+        } catch {
+          // ENXIO: nobody waits on the other end
+        }
+      }
+    }
+  }, 10_000);
 });

@@ -1,5 +1,5 @@
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { mkdir, readdir, readFile, readlink, realpath, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { defineTool, type Tool, type ToolPolicy } from '@tiller/shell';
 import { z } from 'zod';
 
@@ -13,27 +13,70 @@ const MAX_READ_LINES = 2_000;
 
 /**
  * A path the model gave, resolved inside `root`. A path that leaves the workspace (`../x`, an
- * absolute path elsewhere) is refused: the tool's error result says so and the model can retry.
+ * absolute path elsewhere, or a symbolic link in it that points out) is refused: the tool's error
+ * result says so and the model can retry.
  */
-function inside(root: string, path: string): string {
+async function inside(root: string, path: string): Promise<string> {
   const full = resolve(root, path);
-  const rel = relative(root, full);
-  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) throw new Error(`${path} is outside the workspace ${root}`);
+  if (!isWithin(root, full)) throw new Error(`${path} is outside the workspace ${root}`);
+  // The file system follows links when the file is opened, so what counts is where the path really leads.
+  if (!isWithin(await realPathOf(root), await realPathOf(full))) throw new Error(`${path} leads outside the workspace ${root} (through a symbolic link)`);
   return full;
+}
+
+function isWithin(root: string, full: string): boolean {
+  const rel = relative(root, full);
+  return !(rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel));
+}
+
+/** Symbolic links a path may pass through before we call it a loop (Linux's own limit). */
+const MAX_LINKS = 40;
+
+/**
+ * Where `full` leads once every symbolic link on it is followed. A path that does not exist yet
+ * (a file to be written) leads where its nearest existing folder does; a dangling link leads to
+ * its target, which writing would create.
+ */
+async function realPathOf(full: string, links = 0): Promise<string> {
+  try {
+    return await realpath(full);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const link = await readlink(full).catch(() => undefined);
+  if (link !== undefined) {
+    if (links >= MAX_LINKS) throw new Error(`${full}: too many levels of symbolic links`);
+    return realPathOf(resolve(dirname(full), link), links + 1);
+  }
+  const parent = dirname(full);
+  return parent === full ? full : join(await realPathOf(parent, links), basename(full));
 }
 
 const shown = (root: string, full: string) => relative(root, full) || '.';
 
+/**
+ * What is at `full`, if anything. Anything but a regular file or a folder is refused before it is
+ * opened: opening a FIFO or a device can block a thread of Node's pool for good, and then not even
+ * Ctrl-C ends the process.
+ */
+async function kindOf(full: string, path: string): Promise<'missing' | 'file' | 'folder'> {
+  const found = await stat(full).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (found === undefined) return 'missing';
+  if (found.isFile()) return 'file';
+  if (found.isDirectory()) return 'folder';
+  const what = found.isFIFO() ? 'a FIFO (named pipe)' : found.isSocket() ? 'a socket' : found.isCharacterDevice() ? 'a character device' : found.isBlockDevice() ? 'a block device' : 'something else';
+  throw new Error(`${path} is ${what}, not a regular file; the file tools read and write regular files only`);
+}
+
 /** A file's text; a missing file or a folder is said in the words the model asked with. */
 async function readText(full: string, path: string): Promise<string> {
-  try {
-    return await readFile(full, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new Error(`${path} does not exist; list_files shows what there is`);
-    if (code === 'EISDIR') throw new Error(`${path} is a folder; list_files lists it`);
-    throw error;
-  }
+  const kind = await kindOf(full, path);
+  if (kind === 'missing') throw new Error(`${path} does not exist; list_files shows what there is`);
+  if (kind === 'folder') throw new Error(`${path} is a folder; list_files lists it`);
+  return readFile(full, 'utf8');
 }
 
 /**
@@ -48,7 +91,7 @@ export function fileTools(workspace: string): Tool[] {
     input: z.object({ path: z.string().default('.').describe('folder, relative to the workspace') }),
     idempotent: true,
     async execute({ path }) {
-      const start = inside(root, path);
+      const start = await inside(root, path);
       const out: string[] = [];
       const walk = async (dir: string): Promise<void> => {
         const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
@@ -78,7 +121,7 @@ export function fileTools(workspace: string): Tool[] {
     }),
     idempotent: true,
     async execute({ path, offset, limit }) {
-      const full = inside(root, path);
+      const full = await inside(root, path);
       const lines = (await readText(full, path)).split('\n');
       const from = (offset ?? 1) - 1;
       const count = Math.min(limit ?? MAX_READ_LINES, MAX_READ_LINES);
@@ -94,8 +137,10 @@ export function fileTools(workspace: string): Tool[] {
     input: z.object({ path: z.string(), content: z.string() }),
     sequential: true,
     async execute({ path, content }) {
-      const full = inside(root, path);
-      const existed = await stat(full).then(() => true, () => false);
+      const full = await inside(root, path);
+      const kind = await kindOf(full, path);
+      if (kind === 'folder') throw new Error(`${path} is a folder; give the path of a file in it`);
+      const existed = kind === 'file';
       await mkdir(dirname(full), { recursive: true });
       await writeFile(full, content, 'utf8');
       return `${existed ? 'Replaced' : 'Created'} ${shown(root, full)} (${content.split('\n').length} lines).`;
@@ -108,7 +153,7 @@ export function fileTools(workspace: string): Tool[] {
     input: z.object({ path: z.string(), oldText: z.string().min(1), newText: z.string() }),
     sequential: true,
     async execute({ path, oldText, newText }) {
-      const full = inside(root, path);
+      const full = await inside(root, path);
       const text = await readText(full, path);
       const first = text.indexOf(oldText);
       if (first < 0) return { content: [{ type: 'text', text: `oldText was not found in ${path}; read the file and copy the text exactly.` }], isError: true };

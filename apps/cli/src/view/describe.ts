@@ -44,6 +44,14 @@ export function messageText(message: Message): string {
   return '';
 }
 
+/** Text from a provider or a tool, said on one line: an error line is one line, and a terminal's columns stay aligned. */
+export const oneLine = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join(' ');
+
 export function describeOutcome(outcome: TurnOutcome): string {
   switch (outcome.status) {
     case 'completed':
@@ -51,9 +59,9 @@ export function describeOutcome(outcome: TurnOutcome): string {
     case 'max_iterations':
       return `stopped at the iteration limit (${outcome.iterations} tool rounds)`;
     case 'aborted':
-      return `aborted: ${outcome.reason}`;
+      return `aborted: ${oneLine(outcome.reason)}`;
     case 'failed':
-      return `failed: ${outcome.reason}`;
+      return `failed: ${oneLine(outcome.reason)}`;
     default: {
       const unknown: never = outcome;
       return `ended: ${JSON.stringify(unknown)}`;
