@@ -50,6 +50,8 @@ it(`${AGENTS} agents, three turns each, interleaved: no cross-talk, nothing left
   expect(Math.max(...rest) / first!, `heap after each round: ${report.heaps.join(', ')}`).toBeLessThan(1.3);
   // The scripted model keeps what each request was sent without a copy per request: four times
   // the turns hold about four times the memory. A copy per request would hold about sixteen
-  // times (14.8, measured with one put in on purpose).
-  expect(report.model.long / report.model.short, `held after 40 and 160 turns: ${report.model.short}, ${report.model.long}`).toBeLessThan(6);
+  // times (14.8, measured with one put in on purpose). The heap after 40 turns is small beside
+  // what the process holds anyway, and ran from 4.3 to 6.2 times below the 160 turns' in runs of
+  // the same code; the limit sits between the two growths, where that noise does not reach it.
+  expect(report.model.long / report.model.short, `held after 40 and 160 turns: ${report.model.short}, ${report.model.long}`).toBeLessThan(8);
 }, 240_000);
