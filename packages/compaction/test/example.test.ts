@@ -7,10 +7,10 @@ describe('docs/compaction.md example: a long tool loop under a 32,000-token wind
     const lines: string[] = [];
     const path = await runExample((line) => lines.push(line));
     expect(lines).toEqual([
-      'round 28: compacted 28620 -> 7653 tokens, 43 entries left the context',
-      'round 49: compacted 28884 -> 7882 tokens, 42 entries left the context',
-      'round 69: compacted 28102 -> 8107 tokens, 40 entries left the context',
-      'log: 144 entries; context: 17 messages, about 9118 tokens',
+      'round 28: compacted 28620 -> 7656 tokens, 43 entries left the context',
+      'round 49: compacted 28887 -> 7885 tokens, 42 entries left the context',
+      'round 69: compacted 28105 -> 8110 tokens, 40 entries left the context',
+      'log: 144 entries; context: 17 messages, about 9121 tokens',
       'the summary lists 62 modules read, src/parser/m0.ts to src/parser/m61.ts',
     ]);
     // The log kept every entry; only the view shrank, and every kept call still has its result.

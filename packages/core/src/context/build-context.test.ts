@@ -67,13 +67,46 @@ describe('buildContext', () => {
     const path = chain(
       assistant('kept', 'k'),
       result('c-kept', 'kept output'),
+      { kind: 'message', message: { role: 'assistant', content: [{ type: 'thinking', thinking: 'so' }, { type: 'text', text: 'answered' }] } },
       { kind: 'compaction', summary: '', firstKeptEntryId: 'k', tokensBefore: 1, stripThinking: true },
       assistant('later'),
       result('c-later', 'later output'),
     );
     const context = buildContext(path);
-    expect(context).toHaveLength(4); // an empty summary adds no message
-    expect(texts(context)).toEqual(['kept|toolCall', 'kept output', 'thinking|later|toolCall', 'later output']);
+    expect(context).toHaveLength(5); // an empty summary adds no message
+    expect(texts(context)).toEqual(['kept|toolCall', 'kept output', 'answered', 'thinking|later|toolCall', 'later output']);
+  });
+
+  it('keeps the thinking of the latest reply when it called tools, so the tool round goes on with it', () => {
+    // A compaction between tool rounds, right after the batch of `now`: the next request carries
+    // that batch's results, and Anthropic refuses one whose latest tool-calling reply lost its
+    // thinking (the reply must start with it, unchanged). Earlier kept replies still lose theirs.
+    const path = chain(
+      user('fix it', 'u'),
+      assistant('before'),
+      result('c-before', 'before output'),
+      assistant('now'),
+      result('c-now', 'now output'),
+      { kind: 'compaction', summary: 'the start', firstKeptEntryId: 'u', tokensBefore: 1, stripThinking: true },
+    );
+    const context = buildContext(path);
+    expect(texts(context).slice(1)).toEqual(['fix it', 'before|toolCall', 'before output', 'thinking|now|toolCall', 'now output']);
+    expect(context[4]).toMatchObject({ role: 'assistant', content: [{ type: 'thinking', thinking: 'why now' }, { type: 'text' }, { type: 'toolCall' }] });
+  });
+
+  it('keeps what the model sees of the kept entries the same as the turn goes on', () => {
+    // Later replies must not change the kept part: the token ledger counts it once, and a
+    // provider's prompt cache needs the same prefix request after request.
+    const upToCompaction = chain(
+      user('fix it', 'u'),
+      assistant('now'),
+      result('c-now', 'now output'),
+      { kind: 'compaction', summary: '', firstKeptEntryId: 'u', tokensBefore: 1, stripThinking: true },
+    );
+    const later = chain({ kind: 'message', message: { role: 'assistant', content: [{ type: 'thinking', thinking: 'done' }, { type: 'text', text: 'fixed' }] } });
+    const before = buildContext(upToCompaction);
+    expect(buildContext([...upToCompaction, { ...later[0]!, parentId: upToCompaction.at(-1)!.id }]).slice(0, before.length)).toEqual(before);
+    expect(texts(before)).toEqual(['fix it', 'thinking|now|toolCall', 'now output']);
   });
 
   it('leaves out a kept assistant message that held only thinking, rather than send it with no content', () => {

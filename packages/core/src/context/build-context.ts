@@ -43,7 +43,7 @@ function collectContext(path: readonly Entry[]): Message[] {
   const compaction = path[compactionAt] as CompactionEntry;
   const messages: Message[] = compaction.summary ? [compactionSummaryMessage(compaction.summary)] : [];
   const firstKept = indexOfEntry(path, compaction.firstKeptEntryId, compactionAt);
-  if (firstKept >= 0) collect(messages, path, firstKept, compactionAt, keptMessageShaper(compaction));
+  if (firstKept >= 0) collect(messages, path, firstKept, compactionAt, keptMessageShaper(compaction, lastToolReply(path, firstKept, compactionAt)));
   return collect(messages, path, compactionAt + 1, path.length, unchanged);
 }
 
@@ -79,7 +79,24 @@ function collect(out: Message[], path: readonly Entry[], from: number, to: numbe
   return out;
 }
 
-function keptMessageShaper(compaction: CompactionEntry): Shaper {
+/**
+ * The last assistant reply of `path[from..to)`, when it called tools: the round a compaction
+ * between rounds fell in, whose results the next request carries. Anthropic's API refuses a
+ * request whose latest tool-calling reply does not start with its thinking, unchanged, so
+ * stripping passes that reply by. Chosen from the kept entries alone, so what the model sees of
+ * them never changes as the turn goes on (the token ledger and a provider's prompt cache rely on
+ * that). Undefined when the kept entries end otherwise.
+ */
+function lastToolReply(path: readonly Entry[], from: number, to: number): Entry | undefined {
+  for (let i = to - 1; i >= from; i--) {
+    const message = entryMessage(path[i]!);
+    if (message?.role !== 'assistant') continue;
+    return message.content.some((p) => p.type === 'toolCall') ? path[i] : undefined;
+  }
+  return undefined;
+}
+
+function keptMessageShaper(compaction: CompactionEntry, keepsThinking: Entry | undefined): Shaper {
   const cleared = new Set(compaction.cleared?.entryIds ?? []);
   const placeholder = compaction.cleared?.placeholder ?? '';
   const stripThinking = compaction.stripThinking === true;
@@ -87,7 +104,7 @@ function keptMessageShaper(compaction: CompactionEntry): Shaper {
     if (message.role === 'toolResult' && cleared.has(entry.id)) {
       return { ...message, content: [{ type: 'text', text: placeholder }] };
     }
-    if (stripThinking && message.role === 'assistant' && message.content.some((p) => p.type === 'thinking')) {
+    if (stripThinking && entry !== keepsThinking && message.role === 'assistant' && message.content.some((p) => p.type === 'thinking')) {
       const content = message.content.filter((p) => p.type !== 'thinking');
       // A reply that was all thinking (cut off while it thought) is left out: with no content, a provider refuses the request.
       return content.length > 0 ? { ...message, content } : undefined;
