@@ -148,6 +148,21 @@ describe('compact', () => {
     expect(result.summary.startsWith('EARLIER NOTES\n\n---\n\n## Current Turn, Earlier Part')).toBe(true);
   });
 
+  it('asks the summarizer nothing when what leaves the context holds no text, and keeps the summary it had', async () => {
+    // An empty message (a host's empty prompt) is all that leaves: there is nothing to summarize,
+    // which is no failure of the summarizer.
+    for (const previous of [undefined, 'EARLIER NOTES']) {
+      const start = previous === undefined ? [] : [user(words(10), 'u-old'), { kind: 'compaction' as const, summary: previous, firstKeptEntryId: 'u-empty', tokensBefore: 1 }];
+      const path = pathOf(...start, user('', 'u-empty'), user(words(1200), 'u1'), assistant('ok', { id: 'a1' }));
+      const preparation = prepareCompaction(path, settings)!;
+      expect(preparation.messagesToSummarize.map((m) => m.content)).toEqual(['']);
+      const summarizer = scriptedSummarizer();
+      const result = await compact(preparation, summarizer);
+      expect(summarizer.requests).toHaveLength(0);
+      expect(result).toMatchObject({ summary: previous ?? '', summarizerCalls: 0, firstKeptEntryId: 'u1' });
+    }
+  });
+
   it('summarizes a history longer than the summarizer\'s window in chunks, each updating the summary so far (pi #1796)', async () => {
     const path = pathOf(...Array.from({ length: 40 }, (_, n) => turn(n + 1, [300])).flat(), user(words(1200), 'last'));
     const summarizer = scriptedSummarizer({ contextWindow: 12_000 });

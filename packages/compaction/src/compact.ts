@@ -55,8 +55,8 @@ const summaryBudget = (reserveTokens: number, share: number) => Math.max(MIN_SUM
 /**
  * Summarizes what a preparation says leaves the context. With a previous summary the summarizer
  * updates it; for a split turn the history and the turn's opening part are summarized at the same
- * time and joined. With no history to summarize, the previous summary is kept as it was (pi asks
- * for a summary of nothing). The file lists close the summary. Throws `CompactionError`
+ * time and joined. With no history to summarize (none, or only messages with no text), the
+ * previous summary is kept as it was (pi asks for a summary of nothing). The file lists close the summary. Throws `CompactionError`
  * (`aborted` or `summarization_failed`), or `CompactionConfigError` for a summarizer whose
  * `contextWindow` or `model` is not what it says; nothing is written either way.
  */
@@ -67,8 +67,7 @@ export async function compact(preparation: CompactionPreparation, summarizer: Su
   const { reserveTokens } = preparation.settings;
   const base = { system: SUMMARIZER_SYSTEM_PROMPT, signal, counter };
 
-  const summarizePart = (messages: readonly Message[], plan: Omit<SummaryPlan, keyof typeof base>) =>
-    messages.length === 0 ? Promise.resolve(undefined) : summarizeBounded(messages, summarizer, { ...base, ...plan });
+  const summarizePart = (messages: readonly Message[], plan: Omit<SummaryPlan, keyof typeof base>) => summarizeBounded(messages, summarizer, { ...base, ...plan });
 
   // Both parts at once: a split turn's two summaries do not wait for each other.
   const [historySummary, prefixSummary] = await Promise.all([

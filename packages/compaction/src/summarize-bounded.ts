@@ -38,13 +38,16 @@ export interface SummaryPlan {
  * Summarizes `messages`, never sending the summarizer more than its window holds. The transcript
  * goes in chunks that fit beside the instructions, the summary so far and the reply; each chunk
  * after the first updates the summary so far. A single message too long for any chunk is split.
+ * Undefined when the messages hold no text to send (none, or only empty ones): the summarizer is
+ * not asked, and the summary so far stands.
  */
-export async function summarizeBounded(messages: readonly Message[], summarizer: Summarizer, plan: SummaryPlan): Promise<BoundedSummary> {
+export async function summarizeBounded(messages: readonly Message[], summarizer: Summarizer, plan: SummaryPlan): Promise<BoundedSummary | undefined> {
   const pending: string[] = [];
   for (const message of messages) {
     const block = serializeMessage(message);
     if (block) pending.push(block);
   }
+  if (pending.length === 0) return undefined;
   pending.reverse(); // taken from the end: the oldest block is last
 
   const window = summarizer.contextWindow ?? Number.POSITIVE_INFINITY;
