@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { createSessionLog, JsonlStore } from '@tiller/session';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -204,5 +205,36 @@ describe('fromLanguageModel over real HTTP (an OpenAI-compatible server on 127.0
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("fromLanguageModel over Anthropic's messages API (its SSE on 127.0.0.1)", () => {
+  it('sends the thinking of a tool-calling reply back as it came: a redacted block with its data, a thinking block with its signature', async () => {
+    // With extended thinking on, Anthropic refuses the next request of a tool round unless the
+    // reply's thinking comes back unchanged and first; a redacted block is only its encrypted data.
+    server = await startOpenAICompatibleServer({
+      script: [
+        { stream: { redactedThinking: 'ENCRYPTED-1', reasoning: 'I should echo.', toolCalls: [{ id: 'toolu_1', name: 'echo', args: { text: 'alpha' } }] } },
+        { stream: { text: 'Echoed alpha.' } },
+      ],
+    });
+    const model = fromLanguageModel(createAnthropic({ baseURL: server.baseURL, apiKey: SECRET })('claude-sonnet-4-5'));
+    const { echo } = recordingTools();
+    const agent = createAgent({ model, tools: [echo] });
+    expect(await agent.prompt('echo alpha')).toMatchObject({ status: 'completed' });
+
+    expect(agent.session.context()[1]).toMatchObject({
+      role: 'assistant',
+      content: [
+        { type: 'thinking', thinking: '', signature: 'ENCRYPTED-1', redacted: true },
+        { type: 'thinking', thinking: 'I should echo.', signature: 'sig-1' },
+        { type: 'toolCall', id: 'toolu_1', name: 'echo' },
+      ],
+    });
+    const sent = server.requests[1]!.body.messages[1] as { role: string; content: Array<Record<string, unknown>> };
+    expect(sent.role).toBe('assistant');
+    expect(sent.content.map((block) => block.type)).toEqual(['redacted_thinking', 'thinking', 'tool_use']);
+    expect(sent.content[0]).toEqual({ type: 'redacted_thinking', data: 'ENCRYPTED-1' });
+    expect(sent.content[1]).toEqual({ type: 'thinking', thinking: 'I should echo.', signature: 'sig-1' });
   });
 });

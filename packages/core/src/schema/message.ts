@@ -23,7 +23,8 @@ export type FilePart = z.infer<typeof FilePart>;
 
 /**
  * Model reasoning. Providers that sign reasoning (Anthropic) need the signature back verbatim;
- * `redacted` marks reasoning the provider returned encrypted.
+ * `redacted` marks reasoning the provider returned encrypted: its `signature` is then the
+ * encrypted data, to send back as it came (pi keeps it the same way).
  */
 export const ThinkingPart = z.object({
   type: z.literal('thinking'),

@@ -50,7 +50,7 @@ export function fromLanguageModel(model: LanguageModel, options: FromLanguageMod
         onError: () => {},
       });
       const content: AssistantContentPart[] = [];
-      const thinking = new Map<string, { thinking: string; signature?: string }>();
+      const thinking = new Map<string, ThinkingBlock>();
       const toolNames = new Map<string, string>();
       let finishReason: string | undefined;
       let rawFinishReason: string | undefined;
@@ -61,8 +61,15 @@ export function fromLanguageModel(model: LanguageModel, options: FromLanguageMod
             appendText(content, part.text);
             yield { type: 'text-delta', delta: part.text };
             break;
+          case 'reasoning-start': {
+            // A block the provider withheld (Anthropic's redacted thinking) is nothing but its
+            // encrypted data, which must go back as it came: kept as the signature, as pi keeps it.
+            const redacted = redactedDataOf(part.providerMetadata);
+            thinking.set(part.id, redacted === undefined ? { type: 'thinking', thinking: '' } : { type: 'thinking', thinking: '', signature: redacted, redacted: true });
+            break;
+          }
           case 'reasoning-delta': {
-            const block = thinking.get(part.id) ?? thinking.set(part.id, { thinking: '' }).get(part.id)!;
+            const block = thinking.get(part.id) ?? thinking.set(part.id, { type: 'thinking', thinking: '' }).get(part.id)!;
             block.thinking += part.text;
             const signature = signatureOf(part.providerMetadata);
             if (signature) block.signature = signature;
@@ -71,8 +78,8 @@ export function fromLanguageModel(model: LanguageModel, options: FromLanguageMod
           }
           case 'reasoning-end': {
             const block = thinking.get(part.id);
-            const signature = signatureOf(part.providerMetadata) ?? block?.signature;
-            if (block) content.push({ type: 'thinking', thinking: block.thinking, ...(signature ? { signature } : {}) });
+            const signature = signatureOf(part.providerMetadata);
+            if (block) content.push(signature ? { ...block, signature } : block);
             thinking.delete(part.id);
             break;
           }
@@ -110,7 +117,7 @@ export function fromLanguageModel(model: LanguageModel, options: FromLanguageMod
         throw new ModelError('transient', `the stream of ${id} ended before the provider said why it stopped: the reply broke off`);
       }
       // Reasoning the provider never closed still belongs to the message.
-      for (const block of thinking.values()) content.push({ type: 'thinking', thinking: block.thinking, ...(block.signature ? { signature: block.signature } : {}) });
+      for (const block of thinking.values()) content.push(block);
       const stopReason = toStopReason(finishReason, content);
       const mapped = toUsage(usage);
       yield {
@@ -142,9 +149,16 @@ function toolCallPart(id: string, name: string, input: unknown): AssistantConten
   return { type: 'toolCall', id, name, args: {}, unparsedArgs: typeof input === 'string' ? input : JSON.stringify(input) ?? String(input) };
 }
 
+type ThinkingBlock = Extract<AssistantContentPart, { type: 'thinking' }>;
+
 function signatureOf(metadata: unknown): string | undefined {
   const signature = (metadata as { anthropic?: { signature?: unknown } } | undefined)?.anthropic?.signature;
   return typeof signature === 'string' ? signature : undefined;
+}
+
+function redactedDataOf(metadata: unknown): string | undefined {
+  const data = (metadata as { anthropic?: { redactedData?: unknown } } | undefined)?.anthropic?.redactedData;
+  return typeof data === 'string' ? data : undefined;
 }
 
 function toStopReason(finishReason: string | undefined, content: AssistantContentPart[]): StopReason {

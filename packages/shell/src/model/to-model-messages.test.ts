@@ -16,6 +16,7 @@ describe('toModelMessages', () => {
         {
           role: 'assistant',
           content: [
+            { type: 'thinking', thinking: '', signature: 'ENCRYPTED', redacted: true },
             { type: 'thinking', thinking: 'hmm', signature: 'sig-1' },
             { type: 'text', text: 'checking' },
             { type: 'toolCall', id: 't1', name: 'shot', args: { x: 1 } },
@@ -37,6 +38,7 @@ describe('toModelMessages', () => {
       {
         role: 'assistant',
         content: [
+          { type: 'reasoning', text: '', providerOptions: { anthropic: { redactedData: 'ENCRYPTED' } } },
           { type: 'reasoning', text: 'hmm', providerOptions: { anthropic: { signature: 'sig-1' } } },
           { type: 'text', text: 'checking' },
           { type: 'tool-call', toolCallId: 't1', toolName: 'shot', input: { x: 1 } },

@@ -7,7 +7,7 @@ import type { ModelMessage, ToolResultPart } from 'ai';
  * `generateText({ model, messages: toModelMessages(session.context()) })` beside the agent.
  *
  * Text, images and files of the user; text, thinking (its signature kept, as Anthropic's
- * `providerOptions`, for providers that check it) and tool calls of the assistant; one `tool`
+ * `providerOptions`, for providers that check it; a redacted block's data likewise) and tool calls of the assistant; one `tool`
  * message per tool result, text results as `text` (or `error-text`), results with images as
  * `content`. The messages are not checked: give it what a session's `context()` holds.
  */
@@ -63,12 +63,10 @@ export function toModelMessages(messages: readonly Message[]): ModelMessage[] {
   });
 }
 
+/** A redacted block's signature is its encrypted data, which Anthropic takes back as `redactedData`. */
 function reasoning(part: ThinkingPart) {
-  return {
-    type: 'reasoning' as const,
-    text: part.thinking,
-    ...(part.signature ? { providerOptions: { anthropic: { signature: part.signature } } } : {}),
-  };
+  const anthropic = !part.signature ? undefined : part.redacted ? { redactedData: part.signature } : { signature: part.signature };
+  return { type: 'reasoning' as const, text: part.thinking, ...(anthropic ? { providerOptions: { anthropic } } : {}) };
 }
 
 function toolResult(message: ToolResultMessage): ToolResultPart {

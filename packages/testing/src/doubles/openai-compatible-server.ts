@@ -7,6 +7,11 @@ import { faultReply, sseEvents } from './wire-formats.js';
 /** A streamed reply: reasoning, text and tool calls as SSE deltas, usage last. */
 export interface StreamScript {
   reasoning?: string;
+  /**
+   * Anthropic's route only: a `redacted_thinking` block with this encrypted data, ahead of the
+   * reasoning (a reply whose thinking the provider's safety systems withheld).
+   */
+  redactedThinking?: string;
   text?: string;
   toolCalls?: Array<{ id: string; name: string; args: Record<string, unknown> }>;
   finishReason?: 'stop' | 'tool_calls' | 'length';

@@ -97,6 +97,7 @@ function anthropicEvents(script: StreamScript): Array<{ type: string } & Record<
     out.push({ type: 'content_block_stop', index });
     index++;
   };
+  if (script.redactedThinking) block({ type: 'redacted_thinking', data: script.redactedThinking }, []);
   if (script.reasoning) {
     block({ type: 'thinking', thinking: '', signature: '' }, [
       ...split(script.reasoning).map((thinking) => ({ type: 'thinking_delta', thinking })),
