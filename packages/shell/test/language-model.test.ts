@@ -237,4 +237,19 @@ describe("fromLanguageModel over Anthropic's messages API (its SSE on 127.0.0.1)
     expect(sent.content[0]).toEqual({ type: 'redacted_thinking', data: 'ENCRYPTED-1' });
     expect(sent.content[1]).toEqual({ type: 'thinking', thinking: 'I should echo.', signature: 'sig-1' });
   });
+
+  it('sends no reply that has nothing in it: an empty reply, or one of blank text, stays in the log and the context, and out of the requests', async () => {
+    // Anthropic refuses an assistant message with no content, or with a text block of only
+    // whitespace, on every later request: one such reply would end the session for good.
+    server = await startOpenAICompatibleServer({ script: [{ stream: {} }, { stream: { text: ' \n ' } }, { stream: { text: 'Here.' } }] });
+    const model = fromLanguageModel(createAnthropic({ baseURL: server.baseURL, apiKey: SECRET })('claude-sonnet-4-5'));
+    const agent = createAgent({ model, tools: [] });
+    for (const prompt of ['first', 'second', 'third']) expect(await agent.prompt(prompt)).toMatchObject({ status: 'completed' });
+
+    const replies = agent.session.path().flatMap((e) => (e.kind === 'message' && e.message.role === 'assistant' ? [e.message.content] : []));
+    expect(replies).toEqual([[], [{ type: 'text', text: ' \n ' }], [{ type: 'text', text: 'Here.' }]]);
+    const last = server.requests[2]!.body.messages as Array<{ role: string; content: Array<{ type: string; text?: string }> }>;
+    expect(last.map((m) => m.role)).toEqual(['user']);
+    expect(last[0]!.content.map((block) => block.text)).toEqual(['first', 'second', 'third']);
+  });
 });

@@ -59,4 +59,29 @@ describe('toModelMessages', () => {
       { role: 'tool', content: [{ type: 'tool-result', toolCallId: 't2', toolName: 'shot', output: { type: 'error-text', value: 'no camera' } }] },
     ]);
   });
+
+  it('leaves out what says nothing: blank text, empty unsigned thinking, and a message left with no content', () => {
+    // Anthropic refuses an empty message or a blank text block on every later request; a tool
+    // result always goes, since its call needs it.
+    expect(
+      toModelMessages([
+        { role: 'user', content: ' ' },
+        { role: 'user', content: [{ type: 'text', text: '' }, { type: 'text', text: 'go' }] },
+        { role: 'assistant', content: [] },
+        { role: 'assistant', content: [{ type: 'text', text: '\n\n' }, { type: 'thinking', thinking: '' }] },
+        { role: 'assistant', content: [{ type: 'thinking', thinking: '', signature: 'ENCRYPTED', redacted: true }, { type: 'text', text: ' ' }, { type: 'toolCall', id: 't1', name: 'shot', args: {} }] },
+        { role: 'toolResult', toolCallId: 't1', toolName: 'shot', isError: false, content: [] },
+      ]),
+    ).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'go' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'reasoning', text: '', providerOptions: { anthropic: { redactedData: 'ENCRYPTED' } } },
+          { type: 'tool-call', toolCallId: 't1', toolName: 'shot', input: {} },
+        ],
+      },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 't1', toolName: 'shot', output: { type: 'text', value: '' } }] },
+    ]);
+  });
 });
