@@ -8,9 +8,12 @@ import type { AssistantContentPart, AssistantMessage, Message, ToolCallPart, Too
  * - `unanswered_call`: a tool call with no result before the next message or the end; an error
  *   result was added for it.
  * - `repeated_call`: a second tool call with the same id in one message; it was left out.
+ * - `moved_message`: a message (a host's steer, say) that stood between a batch's calls and their
+ *   results; it comes after the batch's results instead, and `toolCallId` names the first
+ *   result that now comes before it. Providers want every result right after its call.
  */
 export interface TranscriptRepair {
-  kind: 'orphaned_result' | 'unanswered_call' | 'repeated_call';
+  kind: 'orphaned_result' | 'unanswered_call' | 'repeated_call' | 'moved_message';
   index: number;
   toolCallId: string;
   toolName: string;
@@ -45,8 +48,9 @@ const NO_REPAIRS: TranscriptRepair[] = [];
  * Makes a transcript one a provider accepts, whatever a damaged session left: every tool call
  * answered by exactly one result, right after its message, and no result without its call.
  * Nothing is silently dropped: a lost call's result becomes a user note with its content, a lost
- * result becomes an error result that says so. Pure; a valid transcript costs one pass that
- * allocates nothing and comes back as the same array.
+ * result becomes an error result that says so, and a message that came while a batch still
+ * waited for results (a steer the host logged while tools ran) follows the batch's results.
+ * Pure; a valid transcript costs one pass that allocates nothing and comes back as the same array.
  */
 export function repairTranscript(messages: Message[], options: RepairOptions = {}): RepairedTranscript {
   const leaveOpen = options.openBatch === 'leave';
@@ -59,7 +63,11 @@ export function repairTranscript(messages: Message[], options: RepairOptions = {
     out[length++] = message;
   };
   const repairs: TranscriptRepair[] = [];
-  let batch: { index: number; calls: ToolCallPart[]; answered: string[]; notes: Message[] | undefined } | undefined;
+  /**
+   * The open batch: where its calls were made, which are answered, and the messages held until
+   * its results are all in (`held`: those no result has passed yet, by their index).
+   */
+  let batch: { index: number; calls: ToolCallPart[]; answered: string[]; notes: Message[] | undefined; held: number[] | undefined } | undefined;
 
   const closeBatch = (atEnd: boolean) => {
     if (!batch) return;
@@ -70,7 +78,7 @@ export function repairTranscript(messages: Message[], options: RepairOptions = {
         repairs.push({ kind: 'unanswered_call', index: batch.index, toolCallId: call.id, toolName: call.name });
       }
     }
-    // Notes found inside the batch wait until its results are all in: nothing may split them.
+    // Notes and messages found inside the batch wait until its results are all in: nothing may split them.
     if (batch.notes) for (const note of batch.notes) put(note);
     batch = undefined;
   };
@@ -81,11 +89,21 @@ export function repairTranscript(messages: Message[], options: RepairOptions = {
       if (batch && !batch.answered.includes(message.toolCallId) && batch.calls.some((c) => c.id === message.toolCallId)) {
         batch.answered.push(message.toolCallId);
         put(message);
+        if (batch.held) {
+          for (const index of batch.held) repairs.push({ kind: 'moved_message', index, toolCallId: message.toolCallId, toolName: message.toolName });
+          batch.held = undefined;
+        }
       } else {
         if (batch) (batch.notes ??= []).push(orphanNote(message));
         else put(orphanNote(message));
         repairs.push({ kind: 'orphaned_result', index: i, toolCallId: message.toolCallId, toolName: message.toolName });
       }
+      continue;
+    }
+    if (message.role !== 'assistant' && batch && batch.answered.length < batch.calls.length) {
+      // Its results may still come: the message waits for them rather than split the pair.
+      (batch.notes ??= []).push(message);
+      (batch.held ??= []).push(i);
       continue;
     }
     closeBatch(false);
@@ -105,7 +123,7 @@ export function repairTranscript(messages: Message[], options: RepairOptions = {
       }
     }
     put(repeated ? withoutRepeatedCalls(message) : message);
-    if (calls.length > 0) batch = { index: i, calls, answered: [], notes: undefined };
+    if (calls.length > 0) batch = { index: i, calls, answered: [], notes: undefined, held: undefined };
   }
   closeBatch(true);
   out.length = length;
