@@ -1,5 +1,5 @@
 import type { LanguageModelV3StreamPart } from '@ai-sdk/provider';
-import { scriptedModel } from '@tiller/testing';
+import { scriptedModel, type ScriptedReply } from '@tiller/testing';
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -31,17 +31,12 @@ const toolEvents = (events: AgentEvent[]) =>
 const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } };
 const finish = (unified: 'stop' | 'tool-calls'): LanguageModelV3StreamPart => ({ type: 'finish', finishReason: { unified, raw: unified }, usage });
 
+/** A model whose first reply makes these calls and whose second says it is done. */
+const callsThenDone = (...toolCalls: NonNullable<ScriptedReply['toolCalls']>) => scriptedModel([{ toolCalls }, { text: 'done' }]);
+
 describe('a tool call refused before it runs is told to the host', () => {
   it('a tool the agent does not have: tool.refused with the result the model reads, beside a call that runs', async () => {
-    const model = scriptedModel([
-      {
-        toolCalls: [
-          { id: 'call_1', name: 'fetch_url', args: { url: 'https://example.com' } },
-          { id: 'call_2', name: 'echo', args: { text: 'hi' } },
-        ],
-      },
-      { text: 'done' },
-    ]);
+    const model = callsThenDone({ id: 'call_1', name: 'fetch_url', args: { url: 'https://example.com' } }, { id: 'call_2', name: 'echo', args: { text: 'hi' } });
     const { echo, calls } = recordingTools();
     const agent = createAgent({ model, tools: [echo] });
     const events = recordEvents(agent);
@@ -99,7 +94,7 @@ describe('a tool call refused before it runs is told to the host', () => {
       }),
       execute: async () => 'never',
     });
-    const model = scriptedModel([{ toolCalls: [{ id: 'call_1', name: 'checked', args: {} }] }, { text: 'done' }]);
+    const model = callsThenDone({ id: 'call_1', name: 'checked', args: {} });
     const agent = createAgent({ model, tools: [checked] });
     const events = recordEvents(agent);
     expect(await agent.prompt('check')).toMatchObject({ status: 'completed' });
@@ -110,15 +105,7 @@ describe('a tool call refused before it runs is told to the host', () => {
   });
 
   it('a call the policy denies, and one the host denies after it asked: each told once, after the decision', async () => {
-    const model = scriptedModel([
-      {
-        toolCalls: [
-          { id: 'call_deny', name: 'echo', args: { text: 'no' } },
-          { id: 'call_ask', name: 'echo', args: { text: 'ask me' } },
-        ],
-      },
-      { text: 'done' },
-    ]);
+    const model = callsThenDone({ id: 'call_deny', name: 'echo', args: { text: 'no' } }, { id: 'call_ask', name: 'echo', args: { text: 'ask me' } });
     const { echo, calls } = recordingTools();
     const agent = createAgent({
       model,

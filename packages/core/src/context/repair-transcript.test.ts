@@ -111,29 +111,27 @@ describe('repairTranscript', () => {
   });
 });
 
+/** A path of message entries, each the child of the one before, by id. */
+function chainOf(messages: Record<string, Message>): Entry[] {
+  const at = '2026-01-01T00:00:00.000Z';
+  let parentId: string | null = null;
+  return Object.entries(messages).map(([id, message]): Entry => {
+    const entry: Entry = { id, parentId, at, kind: 'message', message };
+    parentId = id;
+    return entry;
+  });
+}
+
 describe('buildContext repairs the transcript of a damaged path', () => {
   it('a path whose first entries were lost (it starts with a tool result) gives a valid context', () => {
-    const at = '2026-01-01T00:00:00.000Z';
-    const path: Entry[] = [
-      { id: 'r', parentId: null, at, kind: 'message', message: result('lost-call') },
-      { id: 'a', parentId: 'r', at, kind: 'message', message: answer('ok') },
-      { id: 'c', parentId: 'a', at, kind: 'message', message: calls('x') },
-      { id: 'u', parentId: 'c', at, kind: 'message', message: user('hello?') },
-    ];
+    const path = chainOf({ r: result('lost-call'), a: answer('ok'), c: calls('x'), u: user('hello?') });
     const context = buildContext(path);
     expect(isValid(context)).toBe(true);
     expect(context.map((m) => m.role)).toEqual(['user', 'assistant', 'assistant', 'toolResult', 'user']);
   });
 
   it('a steering message the host logged while the tools ran follows the results of the batch, each result whole', () => {
-    const at = '2026-01-01T00:00:00.000Z';
-    const path: Entry[] = [
-      { id: 'u1', parentId: null, at, kind: 'message', message: user('read both files') },
-      { id: 'c', parentId: 'u1', at, kind: 'message', message: calls('a', 'b') },
-      { id: 'ra', parentId: 'c', at, kind: 'message', message: result('a') },
-      { id: 's', parentId: 'ra', at, kind: 'message', message: user('and then stop') },
-      { id: 'rb', parentId: 's', at, kind: 'message', message: result('b') },
-    ];
+    const path = chainOf({ u1: user('read both files'), c: calls('a', 'b'), ra: result('a'), s: user('and then stop'), rb: result('b') });
     const context = buildContext(path);
     // What providers need: the assistant's calls, then all their results, then the user message.
     expect(isValid(context)).toBe(true);
