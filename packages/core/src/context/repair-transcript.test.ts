@@ -96,6 +96,10 @@ describe('repairTranscript', () => {
     const unanswered = repairTranscript([calls('a'), first, calls('c'), result('c')]);
     expect(unanswered.messages.map((m) => m.role)).toEqual(['assistant', 'toolResult', 'user', 'assistant', 'toolResult']);
     expect(unanswered.repairs.map((r) => r.kind)).toEqual(['unanswered_call']);
+    // A batch a message followed is not the open end of a running turn: it is settled even with 'leave'.
+    const branched = repairTranscript([user('hi'), calls('a'), user('another way')], { openBatch: 'leave' });
+    expect(isValid(branched.messages)).toBe(true);
+    expect(branched.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'toolResult', 'user']);
   });
 
   it('a second result for one call, or a result after another message, is a lost call too', () => {

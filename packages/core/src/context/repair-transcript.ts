@@ -38,6 +38,7 @@ export interface RepairOptions {
    * A batch still open at the end (the last assistant message's calls, followed by only some of
    * their results, or none): `settle` (default) answers the missing calls as lost, as a model
    * call needs; `leave` keeps it as it stands, for a view of a turn that may still be running it.
+   * A batch that another message followed (a branch from the call, a steer) is settled either way.
    */
   openBatch?: 'settle' | 'leave';
 }
@@ -65,13 +66,17 @@ export function repairTranscript(messages: Message[], options: RepairOptions = {
   const repairs: TranscriptRepair[] = [];
   /**
    * The open batch: where its calls were made, which are answered, and the messages held until
-   * its results are all in (`held`: those no result has passed yet, by their index).
+   * its results are all in (`held`: those no result has passed yet, by their index; `followed`:
+   * whether any was held, so the batch is no longer the transcript's open end).
    */
-  let batch: { index: number; calls: ToolCallPart[]; answered: string[]; notes: Message[] | undefined; held: number[] | undefined } | undefined;
+  let batch:
+    | { index: number; calls: ToolCallPart[]; answered: string[]; notes: Message[] | undefined; held: number[] | undefined; followed: boolean }
+    | undefined;
 
   const closeBatch = (atEnd: boolean) => {
     if (!batch) return;
-    if (!(atEnd && leaveOpen)) {
+    // Only a batch followed by nothing but its results is a turn that may still be running it.
+    if (!(atEnd && leaveOpen && !batch.followed)) {
       for (const call of batch.calls) {
         if (batch.answered.includes(call.id)) continue;
         put(lostResult(call));
@@ -104,6 +109,7 @@ export function repairTranscript(messages: Message[], options: RepairOptions = {
       // Its results may still come: the message waits for them rather than split the pair.
       (batch.notes ??= []).push(message);
       (batch.held ??= []).push(i);
+      batch.followed = true;
       continue;
     }
     closeBatch(false);
@@ -123,7 +129,7 @@ export function repairTranscript(messages: Message[], options: RepairOptions = {
       }
     }
     put(repeated ? withoutRepeatedCalls(message) : message);
-    if (calls.length > 0) batch = { index: i, calls, answered: [], notes: undefined, held: undefined };
+    if (calls.length > 0) batch = { index: i, calls, answered: [], notes: undefined, held: undefined, followed: false };
   }
   closeBatch(true);
   out.length = length;
