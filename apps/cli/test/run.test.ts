@@ -96,6 +96,30 @@ describe('tiller run without a terminal', () => {
     expect(await readFile(join(workspace, 'notes.md'), 'utf8')).toBe('hello\n');
   });
 
+  it('shows a ✗ line for each tool call refused before it ran: a tool it does not have, arguments that are not JSON', async () => {
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+      `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1_700_000_000, model: 'qwen3', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    // A reply the test server cannot script: the second call's arguments are not JSON.
+    const reply = [
+      chunk({ role: 'assistant', content: '' }),
+      chunk({ tool_calls: [{ index: 0, id: 'call_u', type: 'function', function: { name: 'fetch_url', arguments: '{"url":"https://example.com"}' } }] }),
+      chunk({ tool_calls: [{ index: 1, id: 'call_j', type: 'function', function: { name: 'read_file', arguments: 'not json {{{' } }] }),
+      chunk({}, 'tool_calls'),
+      'data: [DONE]\n\n',
+    ].join('');
+    server = await startOpenAICompatibleServer({
+      script: [{ status: 200, headers: { 'content-type': 'text/event-stream' }, rawBody: reply }, { stream: { text: 'Neither call ran.' } }],
+    });
+    const run = await tiller(runArgs('fetch the page and read the file'), { env });
+    expect(run.code).toBe(0);
+    const lines = run.stdout.split('\n');
+    expect(lines).toContainEqual(expect.stringMatching(/^✗ fetch_url \{"url":"https:\/\/example\.com"\} {2}not run: unknown tool$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^✗ read_file {2}not run: its arguments are not a JSON object$/));
+    // What the model read says the same.
+    const results = server.requests[1]!.body.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
+    expect(results).toEqual([expect.stringMatching(/^Unknown tool "fetch_url"/), expect.stringMatching(/^Tool "read_file" did not run: its arguments are not a JSON object: not json \{\{\{/)]);
+  });
+
   it('-c continues the newest session of the directory; --fork continues from an earlier entry', async () => {
     server = await startOpenAICompatibleServer({ script: [{ stream: { text: 'First answer.' } }, { stream: { text: 'Second answer.' } }, { stream: { text: 'Forked answer.' } }] });
     const base = ['run', '--base-url', server.baseURL, '--workspace', workspace];

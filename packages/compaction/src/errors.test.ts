@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CompactionConfigError, CompactionError, CompactionPolicyError, TillerCompactionError } from './errors.js';
+import { CompactionConfigError, CompactionError, CompactionPolicyError, MalformedMessageError, TillerCompactionError } from './errors.js';
 
 describe('the errors of @tiller/compaction', () => {
   it('share one base with a code, recognised across two installed copies of the package', async () => {
@@ -16,6 +16,10 @@ describe('the errors of @tiller/compaction', () => {
     expect(CompactionConfigError.isInstance(config)).toBe(true);
     expect(CompactionError.isInstance(config)).toBe(false);
     expect(CompactionPolicyError.isInstance(new CompactionPolicyError('no'))).toBe(true);
+    const malformed = new copy.MalformedMessageError('estimateTokens: the message', 'content', 'expected an array of parts');
+    expect(MalformedMessageError.isInstance(malformed)).toBe(true);
+    expect(CompactionError.isInstance(malformed)).toBe(false);
+    expect(malformed).toMatchObject({ code: 'malformed_message', where: 'estimateTokens: the message', field: 'content' });
     expect(TillerCompactionError.isInstance(new Error('plain'))).toBe(false);
     expect(TillerCompactionError.isInstance({ code: 'aborted' })).toBe(false);
   });

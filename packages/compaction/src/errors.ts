@@ -1,7 +1,7 @@
 const MARKER = Symbol.for('tiller.compaction.error');
 
 /** Every code a `@tiller/compaction` error carries. */
-export type TillerCompactionErrorCode = CompactionErrorCode | 'invalid_config' | 'policy_unfit' | 'policy_violated';
+export type TillerCompactionErrorCode = CompactionErrorCode | 'invalid_config' | 'policy_unfit' | 'policy_violated' | 'malformed_message';
 
 /**
  * The base of every error `@tiller/compaction` throws; each subclass lists the codes its errors
@@ -52,6 +52,27 @@ export class CompactionConfigError extends TillerCompactionError {
     super(option ? `${entryPoint}: option "${option}" ${detail}` : `${entryPoint}: ${detail}`);
     this.entryPoint = entryPoint;
     this.option = option;
+  }
+}
+
+/**
+ * A message handed to a token estimate is not what the schema says (content that is null or a
+ * number, a part of an unknown type, a text that is not a string): it cannot be counted, and a
+ * count of what could be read would be a context size that is wrong without saying so. `where`
+ * names the call and the message (`estimateContextTokens: messages[3]`), `field` the bad field
+ * within it (`content[1].text`).
+ */
+export class MalformedMessageError extends TillerCompactionError {
+  static override readonly codes = ['malformed_message'] as const;
+  override readonly name = 'MalformedMessageError';
+  readonly code = 'malformed_message';
+  readonly where: string;
+  readonly field: string;
+
+  constructor(where: string, field: string, reason: string, options?: { cause?: unknown }) {
+    super(`${where} is malformed at ${field}: ${reason}`, options);
+    this.where = where;
+    this.field = field;
   }
 }
 

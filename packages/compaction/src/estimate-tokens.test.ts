@@ -10,6 +10,10 @@ import {
   IMAGE_TOKENS,
 } from './estimate-tokens.js';
 import type { TokenCounter } from './token-counter.js';
+import { MalformedMessageError, TillerCompactionError } from './errors.js';
+import { createTokenLedger } from './token-ledger.js';
+import { runCompactor } from './run-compactor.js';
+import type { Compactor } from './compactor.js';
 
 const msg = (draft: ReturnType<typeof user>): Message => (draft as { message: Message }).message;
 const image = { type: 'image' as const, data: 'AAAA', mimeType: 'image/png' };
@@ -100,5 +104,63 @@ describe('estimateSpanTokens', () => {
       message({ role: 'assistant', content: [{ type: 'text', text: 'q' }] }),
     );
     expect(estimateSpanTokens(path)).toBe(1 + 2 + 1 + 1);
+  });
+});
+
+describe('a message that is not what the schema says', () => {
+  // What a compactor or a policy written in JavaScript may hand the estimator: each is refused with
+  // the package's typed error naming the field, never a raw TypeError, and never counted as NaN.
+  const cases: Array<[string, unknown, string]> = [
+    ['null', null, '(the message): expected an object'],
+    ['a number', 42, '(the message): expected an object'],
+    ['an unknown role', { role: 'system', content: 'hi' }, 'role: expected user, assistant or toolResult'],
+    ['a user message whose content is null', { role: 'user', content: null }, 'content: expected a string or an array of parts'],
+    ['an assistant message whose content is a number', { role: 'assistant', content: 42 }, 'content: expected an array of parts'],
+    ['a null part', { role: 'toolResult', toolCallId: 'c', toolName: 'read', content: [null], isError: false }, 'content[0]: expected a part (an object with a type)'],
+    ['a part of an unknown type', { role: 'user', content: [{ type: 'text', text: 'ok' }, { type: 'video', url: 'x' }] }, 'content[1].type: expected text, image, file'],
+    ['a text part whose text is a number', { role: 'assistant', content: [{ type: 'text', text: 42 }] }, 'content[0].text: expected a string'],
+    ['a tool call without args', { role: 'assistant', content: [{ type: 'toolCall', id: 'c', name: 'read' }] }, 'content[0].args: expected an object'],
+    ['a tool call whose args hold a BigInt', { role: 'assistant', content: [{ type: 'toolCall', id: 'c', name: 'read', args: { n: 1n } }] }, 'content[0].args: cannot be written as JSON'],
+  ];
+
+  it.each(cases)('%s: a MalformedMessageError naming the field', (_, message, problem) => {
+    let thrown: unknown;
+    try {
+      estimateTokens(message as Message);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(MalformedMessageError);
+    expect(thrown).not.toBeInstanceOf(TypeError);
+    expect(TillerCompactionError.isInstance(thrown)).toBe(true);
+    expect(thrown).toMatchObject({ code: 'malformed_message', where: 'estimateTokens: the message' });
+    expect((thrown as Error).message).toContain(`estimateTokens: the message is malformed at ${problem}`);
+    // With an exact counter too: the counter is never handed what is not text.
+    expect(() => estimateTokens(message as Message, { name: 'chars', count: (text) => text.length })).toThrow(MalformedMessageError);
+  });
+
+  it('says which message of a list, and which entry of a path or a ledger', () => {
+    const bad = { role: 'user', content: null } as unknown as Message;
+    expect(() => estimateContextTokens([msg(user('fine')), bad])).toThrow('estimateContextTokens: messages[1] is malformed at content: expected a string or an array of parts');
+    expect(() => estimateContextTokens([null as unknown as Message])).toThrow('estimateContextTokens: messages[0] is malformed at (the message): expected an object');
+    const path = pathOf(user('fine'), { kind: 'message', id: 'e-bad', message: bad });
+    expect(() => estimateSpanTokens(path)).toThrow('estimateSpanTokens: entry "e-bad" is malformed at content');
+    expect(() => createTokenLedger(path)).toThrow(MalformedMessageError);
+    expect(() => createTokenLedger(path)).toThrow('token ledger: entry "e-bad" is malformed at content');
+  });
+
+  it('a compactor that estimates a malformed message: the host hears what was wrong, and nothing is compacted', async () => {
+    const careless: Compactor = {
+      name: 'careless',
+      maybeCompact: async (acc) => {
+        estimateTokens({ role: 'assistant', content: [{ type: 'text' }] } as unknown as Message);
+        return { acc, meta: { compacted: false, appended: [] } };
+      },
+    };
+    const run = await runCompactor(careless, { path: pathOf(user('hi')) }, { model: 'm', window: 1000, promptTokens: 0, midRound: false });
+    expect(run.appended).toEqual([]);
+    expect(run.breach).toBe(
+      'the compactor careless threw: estimateTokens: the message is malformed at content[0].text: expected a string; it compacted nothing',
+    );
   });
 });

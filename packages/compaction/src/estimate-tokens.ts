@@ -1,5 +1,6 @@
 import type { Entry, Message, Usage } from '@tiller/core';
-import { entryMessage } from '@tiller/core';
+import { entryMessage, messageShapeProblem } from '@tiller/core';
+import { MalformedMessageError } from './errors.js';
 import type { TokenCounter } from './token-counter.js';
 
 /** What one image (or file) in a message is taken to cost: pi's figure for tool-result images. */
@@ -34,8 +35,14 @@ function addText(tally: Tally, text: string): void {
   tally.cjk += cjkChars;
 }
 
-/** Calls `text` with every piece of text a message sends and returns how many images/files it holds. */
-function visitMessage(message: Message, text: (piece: string) => void): number {
+/**
+ * Calls `text` with every piece of text a message sends and returns how many images/files it
+ * holds. A message not shaped as the schema says (a compactor's or a policy's own data, written
+ * in JavaScript) is refused before anything is counted, naming `where` and the field.
+ */
+function visitMessage(message: Message, text: (piece: string) => void, where: string): number {
+  const problem = messageShapeProblem(message);
+  if (problem) throw new MalformedMessageError(where, problem.field, problem.reason);
   let images = 0;
   switch (message.role) {
     case 'user': {
@@ -50,7 +57,7 @@ function visitMessage(message: Message, text: (piece: string) => void): number {
       return images;
     }
     case 'assistant': {
-      for (const part of message.content) {
+      for (const [index, part] of message.content.entries()) {
         switch (part.type) {
           case 'text':
             text(part.text);
@@ -60,7 +67,7 @@ function visitMessage(message: Message, text: (piece: string) => void): number {
             break;
           case 'toolCall':
             text(part.name);
-            text(JSON.stringify(part.args));
+            text(argsJson(part.args, where, `content[${index}].args`));
             break;
           default: {
             const unknownPart: never = part;
@@ -84,22 +91,41 @@ function visitMessage(message: Message, text: (piece: string) => void): number {
   }
 }
 
+/** Arguments held as plain data: a BigInt or a cycle in them is named, not a bare TypeError. */
+function argsJson(args: unknown, where: string, field: string): string {
+  try {
+    return JSON.stringify(args);
+  } catch (error) {
+    throw new MalformedMessageError(where, field, `cannot be written as JSON (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+  }
+}
+
 /**
  * Estimated tokens of one message. Without a counter: ceil(other characters / 4) + one token per
  * CJK character + 1,200 per image or file part, where "characters" are UTF-16 code units as in
  * pi. Text is what the model is sent: user text, assistant text, thinking, tool names with their
  * JSON arguments, tool-result text. With a counter, its exact count replaces the text part.
+ * A message that is not what the schema says throws `MalformedMessageError` naming the field.
  */
 export function estimateTokens(message: Message, counter?: TokenCounter): number {
+  return estimateMessageTokens(message, counter, 'estimateTokens: the message');
+}
+
+/** `estimateTokens`, with `where` naming the caller and the message in an error (`token ledger: entry "e7"`). */
+export function estimateMessageTokens(message: Message, counter: TokenCounter | undefined, where: string): number {
   if (counter) {
     let counted = 0;
-    const images = visitMessage(message, (piece) => {
-      counted += counter.count(piece);
-    });
+    const images = visitMessage(
+      message,
+      (piece) => {
+        counted += counter.count(piece);
+      },
+      where,
+    );
     return counted + images * IMAGE_TOKENS;
   }
   const tally: Tally = { chars: 0, cjk: 0, images: 0 };
-  tally.images = visitMessage(message, (piece) => addText(tally, piece));
+  tally.images = visitMessage(message, (piece) => addText(tally, piece), where);
   return Math.ceil(tally.chars / 4) + tally.cjk + tally.images * IMAGE_TOKENS;
 }
 
@@ -118,7 +144,8 @@ export function calculateContextTokens(usage: Usage): number {
 
 /** The usage of an assistant message that finished normally; aborted and failed calls report none worth trusting. */
 export function trustedUsage(message: Message): Usage | undefined {
-  if (message.role !== 'assistant' || !message.usage) return undefined;
+  // `?.`: a list handed in by JavaScript may hold null; the estimate that follows names it.
+  if (message?.role !== 'assistant' || !message.usage) return undefined;
   if (message.stopReason === 'aborted' || message.stopReason === 'error') return undefined;
   return message.usage;
 }
@@ -150,7 +177,7 @@ export function estimateContextTokens(messages: readonly Message[], counter?: To
     }
   }
   let trailingTokens = 0;
-  for (let i = anchor + 1; i < messages.length; i++) trailingTokens += estimateTokens(messages[i]!, counter);
+  for (let i = anchor + 1; i < messages.length; i++) trailingTokens += estimateMessageTokens(messages[i]!, counter, `estimateContextTokens: messages[${i}]`);
   return { tokens: usageTokens + trailingTokens, usageTokens, trailingTokens, lastUsageIndex: anchor < 0 ? null : anchor };
 }
 
@@ -159,7 +186,7 @@ export function estimateSpanTokens(entries: readonly Entry[], counter?: TokenCou
   let total = 0;
   for (const entry of entries) {
     const message = entryMessage(entry);
-    if (message) total += estimateTokens(message, counter);
+    if (message) total += estimateMessageTokens(message, counter, `estimateSpanTokens: entry ${JSON.stringify(entry.id)}`);
   }
   return total;
 }

@@ -59,6 +59,7 @@ export {
   type CompactionErrorCode,
   CompactionPolicyError,
   CompactionPolicyViolation,
+  MalformedMessageError,
   type PolicyViolationFacts,
   TillerCompactionError,
   type TillerCompactionErrorCode,

@@ -1,6 +1,6 @@
 import type { Entry } from '@tiller/core';
 import { buildContext, entryMessage } from '@tiller/core';
-import { calculateContextTokens, estimateTokens, trustedUsage } from './estimate-tokens.js';
+import { calculateContextTokens, estimateMessageTokens, estimateTokens, trustedUsage } from './estimate-tokens.js';
 import { keptStartIndex, lastCompactionIndex } from './path-scan.js';
 import { z } from 'zod';
 import { parseOptions } from './parse-options.js';
@@ -144,7 +144,7 @@ class PathLedger implements TokenLedger {
 
   #addTrailing(entry: Entry): void {
     const message = entryMessage(entry);
-    if (message) this.#trailing += estimateTokens(message, this.#counter);
+    if (message) this.#trailing += estimateMessageTokens(message, this.#counter, `token ledger: entry ${JSON.stringify(entry.id)}`);
   }
 }
 

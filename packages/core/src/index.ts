@@ -14,6 +14,7 @@ export {
   type ToolResultContentPart,
   type UserContentPart,
 } from './schema/message.js';
+export { messageShapeProblem, type MessageShapeProblem } from './schema/message-shape.js';
 export { Usage, type Cost } from './schema/usage.js';
 export {
   BranchSummaryEntry,

@@ -25,6 +25,7 @@ import {
   type ShellErrorCode,
   type TillerModel,
   type Tool,
+  type ToolRefusalReason,
 } from './index.js';
 
 describe('public types', () => {
@@ -58,6 +59,8 @@ describe('public types', () => {
     expectTypeOf<Extract<AgentEvent, { type: 'turn.ended' }>['outcome']>().toEqualTypeOf<TurnOutcome>();
     expectTypeOf<Extract<AgentEvent, { type: 'shell.error' }>['error']>().toEqualTypeOf<ShellError | undefined>();
     expectTypeOf<Extract<AgentEvent, { type: 'session.warning' }>['warning']>().toEqualTypeOf<ReadWarning>();
+    expectTypeOf<Extract<AgentEvent, { type: 'tool.refused' }>['reason']>().toEqualTypeOf<ToolRefusalReason>();
+    expectTypeOf<ToolRefusalReason>().toEqualTypeOf<'unknown_tool' | 'unreadable_arguments' | 'invalid_arguments' | 'schema_failed' | 'denied'>();
     expectTypeOf<Agent>().toExtend<AsyncIterable<AgentEvent>>();
   });
 

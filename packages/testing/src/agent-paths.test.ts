@@ -25,3 +25,27 @@ describe('agentPaths names the tool it does not know', () => {
     expect(calls.every((c) => c.tool === 'read_note' && c.args.title === 'zz')).toBe(true);
   });
 });
+
+describe('agentPaths refuses a maxLength that leaves no whole story', () => {
+  it('refuses 0, a negative or a fractional length, naming maxLength', () => {
+    for (const maxLength of [0, -1, 2.5]) {
+      expect(() => agentPaths({ ...few, maxLength })).toThrow(TypeError);
+      expect(() => agentPaths({ ...few, maxLength })).toThrow(/^agentPaths: invalid options:[\s\S]*→ at maxLength/);
+    }
+  });
+
+  it('refuses a length shorter than the shortest story, saying which story that is', () => {
+    // The shortest story a turn can tell: the prompt, the boundary check, a reply without tools.
+    for (const maxLength of [1, 2]) {
+      expect(() => agentPaths({ ...few, maxLength })).toThrow(
+        `agentPaths: maxLength ${maxLength} is shorter than the shortest story (3 steps: prompt > boundary > reply:text): no story would be generated whole; give at least 3`,
+      );
+    }
+  });
+
+  it('takes the shortest story as the least length: every path fits, and that story is among them', () => {
+    const paths = agentPaths({ ...few, maxLength: 3 });
+    expect(paths.map((p) => p.name)).toContain('prompt > boundary > reply:text');
+    expect(paths.every((p) => p.steps.length <= 3)).toBe(true);
+  });
+});

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import type { Tool } from '@tiller/shell';
 import { z } from 'zod';
-import { checkOptions } from './check-options.js';
-import { pathName, type AgentPath, type PathStep, type PlannedCall, type RetriedFault, type ScriptedStep } from './path-step.js';
+import { checkOptions, positiveInt } from './check-options.js';
+import { pathName, stepLabel, type AgentPath, type PathStep, type PlannedCall, type RetriedFault, type ScriptedStep } from './path-step.js';
 import { schemaArbitrary } from './schema-arbitrary.js';
 import { graphPaths, type CallClass, type GraphOptions, type GraphPath, type GraphStep } from './turn-graph.js';
 
@@ -44,7 +44,11 @@ export interface AgentPathsOptions {
   arbitraries?: Readonly<Record<string, fc.Arbitrary<Record<string, unknown>>>>;
   /** Model calls with tools per turn; the runs set the agent's `limits.maxIterations` to it. Default 1. */
   iterations?: number;
-  /** The longest path, in steps. Default 14. */
+  /**
+   * The longest path, in steps (a crash step comes on top). Default 14. At least the length of
+   * the shortest story the turn can tell (3 with the default graph: prompt, boundary, a reply
+   * without tools): a shorter one would leave no story whole, so it is refused.
+   */
   maxLength?: number;
   /** The faults paths may hold. Default: all of them (`PATH_FAULTS`). */
   faults?: readonly PathFault[];
@@ -74,7 +78,7 @@ const AgentPathsOptions = z.strictObject({
   policy: z.record(z.string(), z.enum(['allow', 'ask', 'deny'])).optional(),
   arbitraries: z.record(z.string(), z.custom<fc.Arbitrary<Record<string, unknown>>>((value) => value instanceof fc.Arbitrary, { message: 'expected a fast-check arbitrary' })).optional(),
   iterations: z.number().int().nonnegative().optional(),
-  maxLength: z.number().int().nonnegative().optional(),
+  maxLength: positiveInt.optional(),
   faults: z.array(z.enum(PATH_FAULTS as unknown as [PathFault, ...PathFault[]])).optional(),
   hostActions: z.boolean().optional(),
   crashes: z.boolean().optional(),
@@ -119,7 +123,10 @@ export function agentPaths(options: AgentPathsOptions = {}): AgentPaths {
     approvalTimeout: faults.has('approval_timeout'),
   };
 
-  const allStories = maximal(graphPaths('stories', iterations, graph).filter((p) => p.steps.length > 0)).filter((p) => p.steps.length <= maxLength);
+  // Whole stories: the graph's simple paths hold their prefixes too.
+  const wholeStories = maximal(graphPaths('stories', iterations, graph).filter((p) => p.steps.length > 0));
+  checkRoomForAStory(wholeStories, maxLength);
+  const allStories = wholeStories.filter((p) => p.steps.length <= maxLength);
   const stories = options.exhaustive ? allStories : covering(allStories);
   const branches = graphPaths('transitions', iterations, graph).filter((p) => p.steps.length <= maxLength);
   const retried = (['transient', 'rate_limited'] as const).filter((f) => faults.has(f));
@@ -138,6 +145,15 @@ export function agentPaths(options: AgentPathsOptions = {}): AgentPaths {
     paths.push({ name, iterations, steps });
   }
   return Object.assign(paths, { named: () => paths.map((p): NamedPath => [p.name, p]) });
+}
+
+/** A `maxLength` below the shortest story would silently give no whole story (or no path at all). */
+function checkRoomForAStory(stories: readonly GraphPath[], maxLength: number): void {
+  const shortest = stories.reduce<GraphPath | undefined>((a, b) => (a && a.steps.length <= b.steps.length ? a : b), undefined);
+  if (!shortest || maxLength >= shortest.steps.length) return;
+  const name = shortest.steps.map(({ step }) => stepLabel(concrete(step, (c) => ({ tool: c, args: {} })))).join(' > ');
+  const length = shortest.steps.length;
+  throw new TypeError(`agentPaths: maxLength ${maxLength} is shorter than the shortest story (${length} steps: ${name}): no story would be generated whole; give at least ${length}`);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Message, ToolCallPart, TurnOutcome } from '@tiller/core';
+import type { ToolRefusalReason } from '@tiller/shell';
 
 const number = new Intl.NumberFormat('en-US');
 export const formatTokens = (n: number) => number.format(Math.round(n));
@@ -32,6 +33,26 @@ export function describeCall(call: Pick<ToolCallPart, 'name' | 'args'>): string 
   if (typeof args.path === 'string') return `${call.name} ${args.path}`;
   const json = JSON.stringify(args);
   return json === '{}' ? call.name : `${call.name} ${shorten(json, 60)}`;
+}
+
+/** Why a tool call did not run, in a few words for its ✗ line (the model reads the whole message). */
+export function describeRefusal(reason: ToolRefusalReason): string {
+  switch (reason) {
+    case 'unknown_tool':
+      return 'not run: unknown tool';
+    case 'unreadable_arguments':
+      return 'not run: its arguments are not a JSON object';
+    case 'invalid_arguments':
+      return 'not run: its arguments do not match its schema';
+    case 'schema_failed':
+      return 'not run: its input schema failed';
+    case 'denied':
+      return 'denied';
+    default: {
+      const unknown: never = reason;
+      return `not run (${String(unknown)})`;
+    }
+  }
 }
 
 /** The first text of a message, for one-line listings. */

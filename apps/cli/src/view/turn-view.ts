@@ -2,7 +2,7 @@ import type { ToolCallPart } from '@tiller/core';
 import type { AgentEvent, AgentListener } from '@tiller/shell';
 import { createSpinner } from '../cli/spinner.js';
 import type { OutStream, Style } from '../cli/style.js';
-import { describeCall, describeOutcome, formatDuration, formatTokens, gauge, shorten, statePath } from './describe.js';
+import { describeCall, describeOutcome, describeRefusal, formatDuration, formatTokens, gauge, shorten, statePath } from './describe.js';
 
 export interface TurnViewOptions {
   stream: OutStream;
@@ -102,6 +102,12 @@ export function turnView(options: TurnViewOptions): AgentListener & { finish(): 
         const call = calls.get(event.toolCallId);
         const mark = event.isError ? style.red('✗') : style.green('✓');
         line(`${mark} ${call ? describeCall(call) : event.toolName}  ${style.dim(formatDuration(event.durationMs))}`);
+        break;
+      }
+      case 'tool.refused': {
+        // Refused before it ran (no tool.started): the same ✗ as a failed call, with why instead of a duration.
+        const call = calls.get(event.toolCallId);
+        line(`${style.red('✗')} ${call ? describeCall(call) : event.toolName}  ${style.dim(describeRefusal(event.reason))}`);
         break;
       }
       case 'tool.interrupted':

@@ -74,6 +74,34 @@ describe('repairTranscript', () => {
     expect(repaired.messages.at(-1)).toBe(damaged[2]);
   });
 
+  it('a host message between a call and its result waits until the batch is answered: the pair is kept', () => {
+    const steer = user('also check the tests');
+    const repaired = repairTranscript([user('hi'), calls('a', 'b'), result('a'), steer, result('b'), answer('done')]);
+    expect(isValid(repaired.messages)).toBe(true);
+    expect(repaired.messages).toEqual([user('hi'), calls('a', 'b'), result('a'), result('b'), steer, answer('done')]);
+    expect(repaired.repairs).toEqual([{ kind: 'moved_message', index: 3, toolCallId: 'b', toolName: 'read' }]);
+  });
+
+  it('host messages that came before any result, or whose batch never got its results, keep their order', () => {
+    const first = user('first');
+    const second = user('second');
+    const repaired = repairTranscript([calls('a', 'b'), first, result('b'), second, result('a'), user('after')]);
+    expect(isValid(repaired.messages)).toBe(true);
+    expect(repaired.messages).toEqual([calls('a', 'b'), result('b'), result('a'), first, second, user('after')]);
+    expect(repaired.repairs.map((r) => [r.kind, r.index])).toEqual([
+      ['moved_message', 1],
+      ['moved_message', 3],
+    ]);
+    // No result came after the message: nothing moved past it; the lost result is said as before.
+    const unanswered = repairTranscript([calls('a'), first, calls('c'), result('c')]);
+    expect(unanswered.messages.map((m) => m.role)).toEqual(['assistant', 'toolResult', 'user', 'assistant', 'toolResult']);
+    expect(unanswered.repairs.map((r) => r.kind)).toEqual(['unanswered_call']);
+    // A batch a message followed is not the open end of a running turn: it is settled even with 'leave'.
+    const branched = repairTranscript([user('hi'), calls('a'), user('another way')], { openBatch: 'leave' });
+    expect(isValid(branched.messages)).toBe(true);
+    expect(branched.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'toolResult', 'user']);
+  });
+
   it('a second result for one call, or a result after another message, is a lost call too', () => {
     const repaired = repairTranscript([calls('a'), result('a'), result('a', 'again'), answer('x'), result('a', 'late')]);
     expect(isValid(repaired.messages)).toBe(true);
@@ -87,17 +115,34 @@ describe('repairTranscript', () => {
   });
 });
 
+/** A path of message entries, each the child of the one before, by id. */
+function chainOf(messages: Record<string, Message>): Entry[] {
+  const at = '2026-01-01T00:00:00.000Z';
+  let parentId: string | null = null;
+  return Object.entries(messages).map(([id, message]): Entry => {
+    const entry: Entry = { id, parentId, at, kind: 'message', message };
+    parentId = id;
+    return entry;
+  });
+}
+
 describe('buildContext repairs the transcript of a damaged path', () => {
   it('a path whose first entries were lost (it starts with a tool result) gives a valid context', () => {
-    const at = '2026-01-01T00:00:00.000Z';
-    const path: Entry[] = [
-      { id: 'r', parentId: null, at, kind: 'message', message: result('lost-call') },
-      { id: 'a', parentId: 'r', at, kind: 'message', message: answer('ok') },
-      { id: 'c', parentId: 'a', at, kind: 'message', message: calls('x') },
-      { id: 'u', parentId: 'c', at, kind: 'message', message: user('hello?') },
-    ];
+    const path = chainOf({ r: result('lost-call'), a: answer('ok'), c: calls('x'), u: user('hello?') });
     const context = buildContext(path);
     expect(isValid(context)).toBe(true);
     expect(context.map((m) => m.role)).toEqual(['user', 'assistant', 'assistant', 'toolResult', 'user']);
+  });
+
+  it('a steering message the host logged while the tools ran follows the results of the batch, each result whole', () => {
+    const path = chainOf({ u1: user('read both files'), c: calls('a', 'b'), ra: result('a'), s: user('and then stop'), rb: result('b') });
+    const context = buildContext(path);
+    // What providers need: the assistant's calls, then all their results, then the user message.
+    expect(isValid(context)).toBe(true);
+    expect(context.map((m) => m.role)).toEqual(['user', 'assistant', 'toolResult', 'toolResult', 'user']);
+    expect(context.slice(2, 4)).toEqual([result('a'), result('b')]);
+    expect(context[4]).toEqual(user('and then stop'));
+    // The log is not touched: the path still holds the message where the host put it.
+    expect(path.map((e) => e.id)).toEqual(['u1', 'c', 'ra', 's', 'rb']);
   });
 });

@@ -8,9 +8,12 @@ import type { AssistantContentPart, AssistantMessage, Message, ToolCallPart, Too
  * - `unanswered_call`: a tool call with no result before the next message or the end; an error
  *   result was added for it.
  * - `repeated_call`: a second tool call with the same id in one message; it was left out.
+ * - `moved_message`: a message (a host's steer, say) that stood between a batch's calls and their
+ *   results; it comes after the batch's results instead, and `toolCallId` names the first
+ *   result that now comes before it. Providers want every result right after its call.
  */
 export interface TranscriptRepair {
-  kind: 'orphaned_result' | 'unanswered_call' | 'repeated_call';
+  kind: 'orphaned_result' | 'unanswered_call' | 'repeated_call' | 'moved_message';
   index: number;
   toolCallId: string;
   toolName: string;
@@ -35,6 +38,7 @@ export interface RepairOptions {
    * A batch still open at the end (the last assistant message's calls, followed by only some of
    * their results, or none): `settle` (default) answers the missing calls as lost, as a model
    * call needs; `leave` keeps it as it stands, for a view of a turn that may still be running it.
+   * A batch that another message followed (a branch from the call, a steer) is settled either way.
    */
   openBatch?: 'settle' | 'leave';
 }
@@ -45,8 +49,9 @@ const NO_REPAIRS: TranscriptRepair[] = [];
  * Makes a transcript one a provider accepts, whatever a damaged session left: every tool call
  * answered by exactly one result, right after its message, and no result without its call.
  * Nothing is silently dropped: a lost call's result becomes a user note with its content, a lost
- * result becomes an error result that says so. Pure; a valid transcript costs one pass that
- * allocates nothing and comes back as the same array.
+ * result becomes an error result that says so, and a message that came while a batch still
+ * waited for results (a steer the host logged while tools ran) follows the batch's results.
+ * Pure; a valid transcript costs one pass that allocates nothing and comes back as the same array.
  */
 export function repairTranscript(messages: Message[], options: RepairOptions = {}): RepairedTranscript {
   const leaveOpen = options.openBatch === 'leave';
@@ -59,18 +64,26 @@ export function repairTranscript(messages: Message[], options: RepairOptions = {
     out[length++] = message;
   };
   const repairs: TranscriptRepair[] = [];
-  let batch: { index: number; calls: ToolCallPart[]; answered: string[]; notes: Message[] | undefined } | undefined;
+  /**
+   * The open batch: where its calls were made, which are answered, and the messages held until
+   * its results are all in (`held`: those no result has passed yet, by their index; `followed`:
+   * whether any was held, so the batch is no longer the transcript's open end).
+   */
+  let batch:
+    | { index: number; calls: ToolCallPart[]; answered: string[]; notes: Message[] | undefined; held: number[] | undefined; followed: boolean }
+    | undefined;
 
   const closeBatch = (atEnd: boolean) => {
     if (!batch) return;
-    if (!(atEnd && leaveOpen)) {
+    // Only a batch followed by nothing but its results is a turn that may still be running it.
+    if (!(atEnd && leaveOpen && !batch.followed)) {
       for (const call of batch.calls) {
         if (batch.answered.includes(call.id)) continue;
         put(lostResult(call));
         repairs.push({ kind: 'unanswered_call', index: batch.index, toolCallId: call.id, toolName: call.name });
       }
     }
-    // Notes found inside the batch wait until its results are all in: nothing may split them.
+    // Notes and messages found inside the batch wait until its results are all in: nothing may split them.
     if (batch.notes) for (const note of batch.notes) put(note);
     batch = undefined;
   };
@@ -81,11 +94,22 @@ export function repairTranscript(messages: Message[], options: RepairOptions = {
       if (batch && !batch.answered.includes(message.toolCallId) && batch.calls.some((c) => c.id === message.toolCallId)) {
         batch.answered.push(message.toolCallId);
         put(message);
+        if (batch.held) {
+          for (const index of batch.held) repairs.push({ kind: 'moved_message', index, toolCallId: message.toolCallId, toolName: message.toolName });
+          batch.held = undefined;
+        }
       } else {
         if (batch) (batch.notes ??= []).push(orphanNote(message));
         else put(orphanNote(message));
         repairs.push({ kind: 'orphaned_result', index: i, toolCallId: message.toolCallId, toolName: message.toolName });
       }
+      continue;
+    }
+    if (message.role !== 'assistant' && batch && batch.answered.length < batch.calls.length) {
+      // Its results may still come: the message waits for them rather than split the pair.
+      (batch.notes ??= []).push(message);
+      (batch.held ??= []).push(i);
+      batch.followed = true;
       continue;
     }
     closeBatch(false);
@@ -105,7 +129,7 @@ export function repairTranscript(messages: Message[], options: RepairOptions = {
       }
     }
     put(repeated ? withoutRepeatedCalls(message) : message);
-    if (calls.length > 0) batch = { index: i, calls, answered: [], notes: undefined };
+    if (calls.length > 0) batch = { index: i, calls, answered: [], notes: undefined, held: undefined, followed: false };
   }
   closeBatch(true);
   out.length = length;

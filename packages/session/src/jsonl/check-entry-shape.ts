@@ -1,3 +1,5 @@
+import { messageShapeProblem } from '@tiller/core';
+
 type ShapeProblem = { field: string; reason: string } | undefined;
 
 /**
@@ -34,46 +36,13 @@ export function checkEntryShape(value: unknown): ShapeProblem {
 }
 
 /**
- * A message's role and its content, part by part: every reader of the context (the token estimate,
- * the providers' converters) relies on each part's type and its text, so a part without them
- * is a corrupt line, not a crash when the session is handed to an agent.
+ * A message's role and its content, part by part (`messageShapeProblem` from `@tiller/core`): every
+ * reader of the context (the token estimate, the providers' converters) relies on each part's type
+ * and its text, so a part without them is a corrupt line, not a crash when the session is handed
+ * to an agent.
  */
 function checkMessage(message: unknown): ShapeProblem {
-  if (typeof message !== 'object' || message === null) return { field: 'message', reason: 'expected an object' };
-  const m = message as Record<string, unknown>;
-  switch (m.role) {
-    case 'user':
-      return typeof m.content === 'string' ? undefined : checkParts(m.content, USER_PARTS);
-    case 'assistant':
-      return checkParts(m.content, ASSISTANT_PARTS);
-    case 'toolResult':
-      if (typeof m.toolCallId !== 'string' || m.toolCallId === '') return { field: 'message.toolCallId', reason: 'expected a non-empty string' };
-      return checkParts(m.content, TOOL_RESULT_PARTS);
-    default:
-      return { field: 'message.role', reason: 'expected user, assistant or toolResult' };
-  }
-}
-
-/** For each part type a role allows, the string fields it must have. */
-type PartFields = Readonly<Record<string, readonly string[]>>;
-const TEXT = ['text'];
-const MEDIA = ['data', 'mimeType'];
-const USER_PARTS: PartFields = { text: TEXT, image: MEDIA, file: MEDIA };
-const ASSISTANT_PARTS: PartFields = { text: TEXT, thinking: ['thinking'], toolCall: ['id', 'name'] };
-const TOOL_RESULT_PARTS: PartFields = { text: TEXT, image: MEDIA };
-
-function checkParts(content: unknown, allowed: PartFields): ShapeProblem {
-  if (!Array.isArray(content)) return { field: 'message.content', reason: 'expected an array of parts' };
-  for (let i = 0; i < content.length; i++) {
-    const part = content[i] as Record<string, unknown> | null;
-    const where = `message.content[${i}]`;
-    if (typeof part !== 'object' || part === null) return { field: where, reason: 'expected a part (an object with a type)' };
-    const fields = typeof part.type === 'string' && Object.hasOwn(allowed, part.type) ? allowed[part.type]! : undefined;
-    if (!fields) return { field: `${where}.type`, reason: `expected ${Object.keys(allowed).join(', ')}` };
-    for (const field of fields) if (typeof part[field] !== 'string') return { field: `${where}.${field}`, reason: 'expected a string' };
-    if (part.type === 'toolCall' && (typeof part.args !== 'object' || part.args === null || Array.isArray(part.args))) {
-      return { field: `${where}.args`, reason: 'expected an object' };
-    }
-  }
-  return undefined;
+  const problem = messageShapeProblem(message);
+  if (!problem) return undefined;
+  return { field: problem.field === '(the message)' ? 'message' : `message.${problem.field}`, reason: problem.reason };
 }

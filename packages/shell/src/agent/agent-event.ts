@@ -1,6 +1,7 @@
 import type { ShellError } from '../errors/shell-error.js';
 import type { BoundaryReason, LlmFailure, ProgressEvent, StopReason, Usage } from '@tiller/core';
 import type { ReadWarning } from '@tiller/session';
+import type { ToolRefusalReason } from '../tools/tool-refusal.js';
 
 /** What the shell itself reports, beside the core's progress events. Every one carries its time. */
 export type ShellEvent =
@@ -12,6 +13,13 @@ export type ShellEvent =
   | { type: 'toolcall.delta'; callId: string; toolCallId: string; toolName: string; delta: string; at: string }
   | { type: 'tool.started'; batchId: string; toolCallId: string; toolName: string; at: string }
   | { type: 'tool.finished'; batchId: string; toolCallId: string; toolName: string; isError: boolean; durationMs: number; at: string }
+  /**
+   * A call of the batch that did not run, and never started: a tool the agent does not have,
+   * arguments that are not a JSON object or that its schema refuses (or fails on), or a denial by
+   * the policy or the host. Told once, when the batch has nothing left to ask, before its calls
+   * run; `message` is the error result the model reads.
+   */
+  | { type: 'tool.refused'; batchId: string; toolCallId: string; toolName: string; reason: ToolRefusalReason; message: string; at: string }
   | { type: 'tool.interrupted'; batchId: string; toolCallId: string; toolName: string; rerun: boolean; at: string }
   | {
       type: 'compaction.started';

@@ -6,6 +6,8 @@ import type { EffectContext } from './effect-context.js';
 /**
  * `run_tools`: the batch goes through the policy and the checks, then runs (see `runToolBatch`).
  * Each call is journaled before it starts and when it finishes, so a resume knows which calls ran.
+ * A call refused before it could run is told as `tool.refused` (not journaled: planning it again
+ * refuses it again).
  * Answers with the results, or with the calls the policy wants the host to decide.
  */
 export async function runTools(
@@ -32,6 +34,9 @@ export async function runTools(
     async onFinish(call, outcome, durationMs) {
       await shell.journal.toolFinished(batchId, call, outcome);
       shell.publish({ type: 'tool.finished', batchId, toolCallId: call.id, toolName: call.name, isError: outcome.isError, durationMs, at: now() });
+    },
+    onRefuse(call, { reason, message }) {
+      shell.publish({ type: 'tool.refused', batchId, toolCallId: call.id, toolName: call.name, reason, message, at: now() });
     },
   });
   return result.kind === 'ask'

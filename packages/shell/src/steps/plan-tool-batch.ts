@@ -56,7 +56,8 @@ export async function planToolBatch(effect: RunToolsEffect, options: ToolBatchPl
   const calls = effect.calls.map((call, i): PlannedToolCall => {
     const plan = plans[i]!;
     switch (plan.kind) {
-      case 'fixed':
+      case 'settled':
+      case 'refused':
         return { kind: 'settled', call, outcome: plan.outcome };
       case 'run':
         sequential ||= plan.tool.sequential === true;

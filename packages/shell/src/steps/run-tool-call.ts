@@ -41,7 +41,8 @@ export async function runToolCall(call: ToolCallPart, options: ToolCallOptions):
   // The plan decided it runs: only the checks of a known tool and valid arguments apply again.
   const plan = (await planCalls({ calls: [call], decisions: [{ toolCallId: call.id, decision: 'allow' }], tools, policy: undefined, signal }))[0]!;
   switch (plan.kind) {
-    case 'fixed':
+    case 'settled':
+    case 'refused':
       return plan.outcome;
     case 'run': {
       const { onStart, onFinish } = options;

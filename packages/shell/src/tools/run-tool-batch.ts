@@ -2,6 +2,7 @@ import type { ApprovalDecision, ToolCallPart, ToolOutcome } from '@tiller/core';
 import { z } from 'zod';
 import type { Tool, ToolContext } from './define-tool.js';
 import type { PolicyDecision, ToolPolicy } from './policy.js';
+import type { ToolRefusal, ToolRefusalReason } from './tool-refusal.js';
 import { abortable } from '../runtime/abortable.js';
 import { workSignal } from '../runtime/work-signal.js';
 import { errorOutcome, toolOutcome, truncateOutcome } from './tool-output.js';
@@ -22,12 +23,21 @@ export interface ToolBatchOptions {
   /** Told before a tool runs (and awaited: a journal records it first) and after it finished. */
   onStart?: ((call: ToolCallPart) => Promise<void>) | undefined;
   onFinish?: ((call: ToolCallPart, outcome: ToolOutcome, durationMs: number) => Promise<void>) | undefined;
+  /** Told of each call refused before it could run, once the batch has nothing left to ask, before any call runs. */
+  onRefuse?: ((call: ToolCallPart, refusal: ToolRefusal) => void) | undefined;
 }
 
 export type ToolBatchResult = { kind: 'ask'; toolCallIds: string[] } | { kind: 'done'; results: ToolOutcome[] };
 
-/** What one call of a batch comes to before anything runs. */
-export type CallPlan = { kind: 'fixed'; outcome: ToolOutcome } | { kind: 'ask' } | { kind: 'run'; tool: Tool; args: unknown };
+/**
+ * What one call of a batch comes to before anything runs: answered already (a resumed batch),
+ * refused with an error result, put to the host, or to be run.
+ */
+export type CallPlan =
+  | { kind: 'settled'; outcome: ToolOutcome }
+  | { kind: 'refused'; refusal: ToolRefusal; outcome: ToolOutcome }
+  | { kind: 'ask' }
+  | { kind: 'run'; tool: Tool; args: unknown };
 
 /** The options planning reads: which tools there are, what was decided, and the policy. */
 export type PlanOptions = Pick<ToolBatchOptions, 'calls' | 'decisions' | 'tools' | 'policy' | 'signal' | 'settled'>;
@@ -51,7 +61,8 @@ export async function runToolBatch(options: ToolBatchOptions): Promise<ToolBatch
   let sequential = false;
   for (const [index, plan] of plans.entries()) {
     // A placeholder where a call will run: its outcome replaces it.
-    results.push(plan.kind === 'fixed' ? plan.outcome : errorOutcome('', ''));
+    results.push(plan.kind === 'settled' || plan.kind === 'refused' ? plan.outcome : errorOutcome('', ''));
+    if (plan.kind === 'refused') options.onRefuse?.(calls[index]!, plan.refusal);
     if (plan.kind === 'run') {
       runnable.push({ tool: plan.tool, call: calls[index]!, args: plan.args, index });
       sequential ||= plan.tool.sequential === true;
@@ -84,22 +95,26 @@ export async function planCalls(options: PlanOptions): Promise<CallPlan[]> {
 
 async function planCall(call: ToolCallPart, decision: ApprovalDecision | undefined, options: PlanOptions): Promise<CallPlan> {
   const settled = options.settled?.get(call.id);
-  if (settled) return { kind: 'fixed', outcome: settled };
+  if (settled) return { kind: 'settled', outcome: settled };
   const tool = options.tools.get(call.name);
   if (!tool) {
     const known = [...options.tools.keys()].join(', ') || 'none';
-    return fixed(call, `Unknown tool "${call.name}". The tools available are: ${known}.`);
+    return refused(call, 'unknown_tool', `Unknown tool "${call.name}". The tools available are: ${known}.`);
   }
   if (call.unparsedArgs !== undefined) {
-    return fixed(call, `Tool "${call.name}" did not run: its arguments are not a JSON object: ${preview(call.unparsedArgs)}\nCall the tool again with a JSON object that matches its schema.`);
+    return refused(
+      call,
+      'unreadable_arguments',
+      `Tool "${call.name}" did not run: its arguments are not a JSON object: ${preview(call.unparsedArgs)}\nCall the tool again with a JSON object that matches its schema.`,
+    );
   }
   const checked = checkArgs(tool, call.args);
   if (checked.kind === 'threw') {
-    return fixed(call, `Tool "${call.name}" did not run: its input schema failed while checking the arguments: ${checked.message}`);
+    return refused(call, 'schema_failed', `Tool "${call.name}" did not run: its input schema failed while checking the arguments: ${checked.message}`);
   }
   const parsed = checked.result;
   if (!parsed.success) {
-    return fixed(call, `Invalid arguments for tool "${call.name}":\n${z.prettifyError(parsed.error)}\nCall the tool again with arguments that match its schema.`);
+    return refused(call, 'invalid_arguments', `Invalid arguments for tool "${call.name}":\n${z.prettifyError(parsed.error)}\nCall the tool again with arguments that match its schema.`);
   }
   if (decision) return follow(decision, call, tool, parsed.data);
   if (!options.policy) return { kind: 'run', tool, args: parsed.data };
@@ -111,7 +126,7 @@ function follow(verdict: PolicyDecision, call: ToolCallPart, tool: Tool, args: u
     case 'allow':
       return { kind: 'run', tool, args };
     case 'deny':
-      return fixed(call, `The call to "${call.name}" was denied: ${verdict.rationale}`);
+      return refused(call, 'denied', `The call to "${call.name}" was denied: ${verdict.rationale}`);
     case 'ask':
       return { kind: 'ask' };
     default: {
@@ -152,8 +167,8 @@ function checkArgs(tool: Tool, args: unknown): ArgsCheck {
   }
 }
 
-function fixed(call: ToolCallPart, text: string): CallPlan {
-  return { kind: 'fixed', outcome: errorOutcome(call.id, text) };
+function refused(call: ToolCallPart, reason: ToolRefusalReason, message: string): CallPlan {
+  return { kind: 'refused', refusal: { reason, message }, outcome: errorOutcome(call.id, message) };
 }
 
 /** Runs one planned call: told to `onStart`, timed out, raced against the signal, its output checked and cut, told to `onFinish`. */
