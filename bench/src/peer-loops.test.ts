@@ -25,13 +25,15 @@ describe('the peer loops over the same conversation', () => {
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
   it('AI SDK: a turn is two model calls (steps) and one run of the no-op tool, and adds four messages', async () => {
-    const loop = aiSdkLoop(toModelMessages(conversation.messages));
+    // What Tiller would send of the history: a message that says nothing is left out.
+    const history = toModelMessages(conversation.messages);
+    const loop = aiSdkLoop(history);
     for (const text of ['first', 'second']) {
       const result = (await loop.prompt(text)) as GenerateTextResult<ToolSet, never>;
       expect(result.steps.map((s) => s.finishReason)).toEqual(['tool-calls', 'stop']);
       expect(result.text).toBe('done');
     }
-    const added = loop.messages.slice(HISTORY);
+    const added = loop.messages.slice(history.length);
     expect(added.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user', 'assistant', 'tool', 'assistant']);
     expect(added[2]).toMatchObject({ role: 'tool', content: [{ type: 'tool-result', toolName: 'noop', output: { type: 'text', value: 'ok' } }] });
   });
