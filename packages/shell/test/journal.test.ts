@@ -198,6 +198,21 @@ describe('the journal', () => {
     await again.close();
   });
 
+  it('reads a torn line that holds the next run\'s header as the torn part, then that run', async () => {
+    // The next run was appended by a writer that did not end the torn line first (an older Tiller,
+    // another tool): the new header follows the torn bytes on the same line.
+    const { journal: first } = await toolTurn();
+    const second = memoryJournal();
+    await createAgent({ model: scriptedModel([{ text: 'again' }]), journal: second }).prompt('anew');
+    const text = (lines: readonly JournalLine[]) => lines.map((l) => JSON.stringify(l)).join('\n');
+    const firstLines = first.lines.slice(0, -1);
+    const tornPart = JSON.stringify(first.lines.at(-1)).slice(0, 40);
+    const parsed = parseJournal(`${text(firstLines)}\n${tornPart}${text(second.lines)}\n`, 'chat.journal.jsonl');
+    expect(parsed.torn).toEqual([{ line: firstLines.length + 1, text: tornPart }]);
+    expect(parsed.lines).toEqual([...firstLines, ...second.lines]);
+    expect(replayJournal(parsed.lines, { segments: 'last' })).toMatchObject({ header: second.lines[0], inputs: second.lines.filter((l) => l.type === 'input').length, divergence: null });
+  });
+
   it('finds a replay that differs in content only, in any segment', async () => {
     const { journal } = await toolTurn();
     const lines = structuredClone(journal.lines) as JournalLine[];

@@ -7,7 +7,7 @@
  * `tools.done` input names it as `{toolCallId, recorded: true}`, put back here). Version 3 headers
  * may also carry the compactor's `reserveTokens` (an optional field: older version 3 journals lack it).
  */
-import type { Effect, ToolOutcome } from '@tiller/core';
+import { type Effect, splitTornLine, type ToolOutcome } from '@tiller/core';
 import { withoutByteOrderMark } from './byte-order-mark.js';
 import { lastContentLine } from './last-content-line.js';
 
@@ -100,7 +100,10 @@ export function emptyJournal(): ParsedJournal {
   return { segments: [], runs: [], problems: [], lines: 0 };
 }
 
-/** Reads a whole journal file. A torn last line (a crash mid-write) is reported, not fatal. */
+/**
+ * Reads a whole journal file. A torn line (a crash mid-write) is reported, not fatal; when the next
+ * run's header follows the torn bytes on that line, the header starts its run there.
+ */
 export function readJournal(text: string): ParsedJournal {
   const journal = emptyJournal();
   const raw = text.split('\n');
@@ -129,11 +132,16 @@ export function appendJournalLine(journal: ParsedJournal, text: string, options:
     journal.problems.push({ line, message: `journal line ${line}: ${message}` });
     return null;
   };
+  const unmarked = line === 1 ? withoutByteOrderMark(text) : text;
   let value: Record<string, unknown>;
   try {
-    value = JSON.parse(line === 1 ? withoutByteOrderMark(text) : text) as Record<string, unknown>;
+    value = JSON.parse(unmarked) as Record<string, unknown>;
   } catch (error) {
-    return problem(options.lastLine ? 'the last line is incomplete (a write was cut off); skipped' : `not JSON (${(error as Error).message})`);
+    // The next run's header may follow the torn bytes on the same line: it starts that run.
+    const split = splitTornLine(unmarked);
+    if (!split) return problem(options.lastLine ? 'the last line is incomplete (a write was cut off); skipped' : `not JSON (${(error as Error).message})`);
+    problem(`its first ${split.torn.length} characters are a write a crash cut off (skipped); the next run's header follows them on the same line`);
+    value = split.header;
   }
   if (typeof value !== 'object' || value === null) return problem('not a JSON object');
   if (value.type === 'header') {

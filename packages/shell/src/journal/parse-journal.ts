@@ -1,3 +1,4 @@
+import { splitTornLine } from '@tiller/core';
 import { z } from 'zod';
 import { JournalError } from '../errors/journal-error.js';
 import { JOURNAL_FORMAT, JOURNAL_VERSION, JournalLine } from './journal-format.js';
@@ -21,6 +22,8 @@ const RecordedResult = z.object({ toolCallId: z.string(), recorded: z.literal(tr
 /**
  * Reads a journal's text. A line that is not JSON is what a crash mid-write leaves (later lines,
  * written after a restart, start on a line of their own): it is left out and listed in `torn`.
+ * When the next run's header follows the torn bytes on that line (a writer that did not end the
+ * line first), only the torn part is left out and the header starts its run.
  * Anything else wrong (a line that is JSON but not a journal line, a journal of another version)
  * throws a `JournalError` naming the line (1-based).
  */
@@ -37,8 +40,11 @@ export function parseJournal(text: string, source = 'journal'): ParsedJournal {
     try {
       value = JSON.parse(raw);
     } catch {
-      torn.push({ line: i + 1, text: raw.slice(0, 80) });
-      continue;
+      // The next run's header may follow the torn bytes on the same line: it starts that run.
+      const split = splitTornLine(raw);
+      torn.push({ line: i + 1, text: (split?.torn ?? raw).slice(0, 80) });
+      if (!split) continue;
+      value = split.header;
     }
     const where = `${source}:${i + 1}`;
     if (isHeaderOfAnotherVersion(value)) {
