@@ -1,7 +1,7 @@
 import { splitTornLine } from '@tiller/core';
 import { z } from 'zod';
 import { JournalError } from '../errors/journal-error.js';
-import { JOURNAL_FORMAT, JOURNAL_VERSION, JournalLine } from './journal-format.js';
+import { JournalLine, versionRefusal } from './journal-format.js';
 
 /** A line a crash cut short: its write never completed, so it is left out; `line` is 1-based. */
 export interface TornLine {
@@ -47,11 +47,8 @@ export function parseJournal(text: string, source = 'journal'): ParsedJournal {
       value = split.header;
     }
     const where = `${source}:${i + 1}`;
-    if (isHeaderOfAnotherVersion(value)) {
-      throw new JournalError(
-        `${where}: the journal is in version ${String(value.version)} of ${JOURNAL_FORMAT}; this shell reads version ${JOURNAL_VERSION} only. Replay it with the Tiller release that wrote it.`,
-      );
-    }
+    const refused = isLine(value, 'header') ? versionRefusal(value) : undefined;
+    if (refused) throw new JournalError(`${where}: ${refused}`);
     if (isLine(value, 'header')) finished = new Map();
     if (isLine(value, 'tool.finished')) finished.set(`${String(value.batchId)} ${String(value.toolCallId)}`, value.outcome);
     if (isLine(value, 'input')) value = withRecordedResults(value, finished, where);
@@ -86,8 +83,4 @@ function withRecordedResults(line: Record<string, unknown>, finished: ReadonlyMa
 
 function isLine<T extends string>(value: unknown, type: T): value is Record<string, unknown> & { type: T } {
   return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === type;
-}
-
-function isHeaderOfAnotherVersion(value: unknown): value is { version: unknown } {
-  return isLine(value, 'header') && value.format === JOURNAL_FORMAT && value.version !== JOURNAL_VERSION;
 }
