@@ -114,3 +114,35 @@ describe('readJournal: a torn line that holds the header of the next run', () =>
     expect(journal).toEqual(readJournal(text));
   });
 });
+
+describe('readJournal: a run of version 1', () => {
+  /**
+   * Run 1 as version 1 wrote it (the shell's journal-format.ts of that version): the header names no
+   * model, an input records no hash, tool lines no time, and an answer names its effect `callId`,
+   * `batchId` or `compactionId` instead of `id`.
+   */
+  function asVersion1(run: string[]): string {
+    const name: Record<string, string> = { 'llm.done': 'callId', 'llm.failed': 'callId', 'tools.done': 'batchId', 'approval.needed': 'batchId', 'approval.decided': 'batchId', 'compaction.done': 'compactionId' };
+    const lines = run.map((text) => {
+      const line = JSON.parse(text) as Record<string, unknown>;
+      if (line.type === 'header') return { type: 'header', format: line.format, version: 1, maxIterations: line.maxIterations, baseLeafId: line.baseLeafId, baseSize: line.baseSize, createdAt: line.createdAt };
+      if (line.type !== 'input') return { type: line.type, batchId: line.batchId, toolCallId: line.toolCallId, ...(line.type === 'tool.finished' ? { outcome: line.outcome } : {}) };
+      const { id, ...input } = line.input as Record<string, unknown>;
+      const key = name[input.type as string];
+      return { type: 'input', seq: line.seq, input: key ? { ...input, [key]: id } : input, effects: line.effects };
+    });
+    return `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
+  }
+
+  it('replays as recorded: its answers reach the core by the id they name', () => {
+    const run = firstRun();
+    const v1 = readJournal(asVersion1(run));
+    expect(v1.problems).toEqual([]);
+    const segment = v1.segments[0]!;
+    expect(segment.header).toMatchObject({ version: 1, model: undefined });
+    expect(segment.inputs.map((i) => i.input.type)).toEqual(readJournal(`${run.join('\n')}\n`).segments[0]!.inputs.map((i) => i.input.type));
+    const replay = replaySegment(segment, []);
+    expect(replay.firstDivergence).toBeNull();
+    expect(replay.steps).toHaveLength(segment.inputs.length);
+  });
+});

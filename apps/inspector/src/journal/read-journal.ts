@@ -2,9 +2,10 @@
  * The one place that knows the journal's line format (written by @tiller/shell's
  * journal-format.ts). It runs in the browser, so it depends on nothing but @tiller/core; when the
  * format changes, this file changes. Versions 1 to 3 are read: 2 names every effect id and answer
- * id `id`; 3 adds the model and its context window to the header, times to the tool lines, a hash
- * of each input's effects, and keeps a tool's output once, in its `tool.finished` line (the
- * `tools.done` input names it as `{toolCallId, recorded: true}`, put back here). Version 3 headers
+ * id `id` (a version 1 answer's is renamed as it is read, `withAnswerId`); 3 adds the model and its
+ * context window to the header, times to the tool lines, a hash of each input's effects, and
+ * keeps a tool's output once, in its `tool.finished` line (the `tools.done` input names it as
+ * `{toolCallId, recorded: true}`, put back here). Version 3 headers
  * may also carry the compactor's `reserveTokens` (an optional field: older version 3 journals lack it).
  */
 import { type Effect, splitTornLine, type ToolOutcome } from '@tiller/core';
@@ -165,9 +166,10 @@ export function appendJournalLine(journal: ParsedJournal, text: string, options:
   const segment = run.segment;
   switch (value.type) {
     case 'input': {
-      const input = value.input as RecordedInput['input'] | undefined;
+      const recorded = value.input as RecordedInput['input'] | undefined;
       if (typeof value.seq !== 'number') return problem('"seq" is not a number');
-      if (!input || typeof input.type !== 'string') return problem('"input" has no "type"');
+      if (!recorded || typeof recorded.type !== 'string') return problem('"input" has no "type"');
+      const input = segment.header.version === 1 ? withAnswerId(recorded) : recorded;
       const effects = Array.isArray(value.effects) ? value.effects.filter((e): e is string => typeof e === 'string') : [];
       const missing = putBackRecordedResults(input, segment);
       if (missing.length > 0) problem(`the results of ${missing.map((id) => `"${id}"`).join(', ')} refer to tool.finished lines the segment does not have`);
@@ -236,6 +238,18 @@ function headerOf(value: Record<string, unknown>): SegmentHeader {
     contextWindow: number(model?.contextWindow) ?? number(value.contextWindow),
     reserveTokens: number(value.reserveTokens),
   };
+}
+
+/**
+ * A version 1 answer names the effect it answers `callId`, `batchId` or `compactionId`; from
+ * version 2 on it is `id`, the only name today's core reads. Renamed as it is read, so the core
+ * takes the answer instead of ignoring it, and the run replays as it was recorded.
+ */
+function withAnswerId(input: RecordedInput['input']): RecordedInput['input'] {
+  const id = inputAnswerId(input);
+  if (id === undefined || input.id !== undefined) return input;
+  const { callId: _call, batchId: _batch, compactionId: _compaction, ...rest } = input;
+  return { ...rest, id };
 }
 
 /** The id a blocking effect carries (its answer names the same id). */
