@@ -145,7 +145,10 @@ export function connect(options: ConnectOptions): DurableClient {
     const text = await response.text();
     // Restate's answer for an invocation that exists and has not completed.
     if (response.status === 470) return undefined;
-    return response.ok ? { kind: 'returned', outcome: JSON.parse(text) as TurnOutcome } : { kind: 'failed', failure: failure(response.status, text) };
+    if (response.ok) return { kind: 'returned', outcome: JSON.parse(text) as TurnOutcome };
+    // The invocation's own failure (`killed`), or an invocation the server no longer knows.
+    if (response.status === 404 || failureSource(text) === 'invocation') return { kind: 'failed', failure: failure(response.status, text) };
+    throw new DurableClientError(`GET the output of ${invocationId}: ${failure(response.status, text)}`);
   };
 
   return {
@@ -206,6 +209,15 @@ type InvocationEnd = { kind: 'returned'; outcome: TurnOutcome } | { kind: 'faile
 /** The outcome of a turn whose invocation ended before the turn did, so it never wrote one. */
 function unfinishedOutcome(mark: RunningTurn, failure: string): TurnOutcome {
   return { status: 'failed', turnId: mark.turnId, iterations: 0, reason: `the turn's invocation ${mark.invocationId} ended before the turn finished: ${failure}` };
+}
+
+/** Who a Restate error body says failed: `invocation` for the invocation's own failure, `ingress` for the call. */
+function failureSource(body: string): unknown {
+  try {
+    return (JSON.parse(body) as { source?: unknown }).source;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A failed call as the user reads it: Restate's error body is JSON whose `message` is the handler's own words. */
