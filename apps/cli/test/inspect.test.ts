@@ -23,10 +23,10 @@ describe('tiller inspect', () => {
   it('--html to a folder or into a folder that does not exist is one line with exit 3', async () => {
     const into = await tillerInProcess(['inspect', join(dir, 'session.jsonl'), '--html', dir]);
     expect(into.code).toBe(3);
-    expect(into.stderr.trim().split('\n')).toEqual([`tiller inspect: ${dir}: is a folder; give the path of a file to write`]);
+    expect(into.stderr.trim().split('\n')).toEqual([`tiller inspect: --html: cannot write ${dir}: it is a folder; give the path of a file in it`]);
     const missing = await tillerInProcess(['inspect', join(dir, 'session.jsonl'), '--html', join(dir, 'none', 'x.html')]);
     expect(missing.code).toBe(3);
-    expect(missing.stderr.trim().split('\n')).toEqual([`tiller inspect: ${join(dir, 'none', 'x.html')}: cannot write the file: the folder ${join(dir, 'none')} does not exist`]);
+    expect(missing.stderr.trim().split('\n')).toEqual([`tiller inspect: --html: cannot write ${join(dir, 'none', 'x.html')}: the folder ${join(dir, 'none')} does not exist; create it first`]);
   });
 
   it('--port on a port in use says so in one line and exits 1, the code of a command that could not do its work', async () => {

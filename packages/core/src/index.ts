@@ -69,8 +69,9 @@ export type { MachineEvent, InvalidEvent } from './turn/events.js';
 export { start, step, replay, replayFrom, type StepResult } from './turn/step.js';
 export { persistSnapshot, restoreSnapshot, serializeSnapshot, type PersistedTurnSnapshot, type TurnSnapshot } from './turn/snapshot.js';
 // What a journal records of each step, so every reader (the shell's replay, the inspector, an
-// engine) checks a replay against the recording the same way.
+// engine) checks a replay against the recording the same way, and splits a torn line the same way.
 export { effectDigest, effectsHash } from './turn/effect-digest.js';
+export { splitTornLine, type SplitTornLine } from './journal/split-torn-line.js';
 export { settleInterruptedCalls, type BatchRecord, type InterruptedCall, type SettledBatch } from './turn/settle-interrupted-calls.js';
 
 // Diagrams of the machine, made from its definition.

@@ -41,11 +41,13 @@ export interface DurableSession {
   approve(decisions: ApprovalDecision | readonly ApprovalDecision[]): Promise<PostResult>;
   /** Cancels the running turn's invocation; it ends `aborted` with this reason. False when no turn runs. */
   abort(reason?: string): Promise<boolean>;
-  /** The calls a running turn waits to have decided, if it waits. */
+  /** The calls a running turn waits to have decided, if it waits (null once its invocation was killed). */
   pendingApprovals(): Promise<ParkedApproval | null>;
+  /** The turn that runs, if one does: a turn whose invocation was killed before it finished runs no more. */
   running(): Promise<RunningTurn | null>;
   /** The session log, oldest first. */
   entries(): Promise<Entry[]>;
+  /** How the last turn ended; `failed` for a turn whose invocation was killed before it finished. */
   lastOutcome(): Promise<TurnOutcome | null>;
 }
 
@@ -126,6 +128,29 @@ export function connect(options: ConnectOptions): DurableClient {
     }
   };
 
+  /**
+   * How the invocation a `running` mark names ended, or undefined while it runs (or waits to be
+   * retried). A turn that finishes clears its marks before its invocation ends, so a mark that
+   * outlives its invocation is that of a turn that never finished: its invocation was killed, by
+   * an operator or by the server once its retries ran out (a replay whose `sessionLog` fails for
+   * good can only be retried). An invocation the server no longer knows has ended too.
+   */
+  const invocationEnd = async (invocationId: string): Promise<InvocationEnd | undefined> => {
+    let response: Response;
+    try {
+      response = await fetch(`${ingress}/restate/invocation/${invocationId}/output`);
+    } catch (error) {
+      throw new DurableClientError(`GET the output of ${invocationId}: the Restate ingress at ${ingress} cannot be reached: ${(error as Error).message}`, { cause: error });
+    }
+    const text = await response.text();
+    // Restate's answer for an invocation that exists and has not completed.
+    if (response.status === 470) return undefined;
+    if (response.ok) return { kind: 'returned', outcome: JSON.parse(text) as TurnOutcome };
+    // The invocation's own failure (`killed`), or an invocation the server no longer knows.
+    if (response.status === 404 || failureSource(text) === 'invocation') return { kind: 'failed', failure: failure(response.status, text) };
+    throw new DurableClientError(`GET the output of ${invocationId}: ${failure(response.status, text)}`);
+  };
+
   return {
     session(id) {
       const checkedId = SessionId.safeParse(id);
@@ -151,14 +176,48 @@ export function connect(options: ConnectOptions): DurableClient {
         async abort(reason = 'aborted by the host') {
           return (await call<{ aborted: boolean }>(`${name}Inbox/${key}/abort`, { reason })).aborted;
         },
-        pendingApprovals: () => call(`${name}/${key}/pendingApprovals`, null),
-        running: () => call(`${name}/${key}/running`, null),
+        async pendingApprovals() {
+          const approval = await call<ParkedApproval | null>(`${name}/${key}/pendingApprovals`, null);
+          return approval && (await liveTurn()).live ? approval : null;
+        },
+        async running() {
+          return (await liveTurn()).live;
+        },
         entries: () => call(`${name}/${key}/entries`, null),
-        lastOutcome: () => call(`${name}/${key}/lastOutcome`, null),
+        async lastOutcome() {
+          const { live, mark, end } = await liveTurn();
+          // The marks of a turn whose invocation ended without clearing them: that turn is the last one.
+          if (!live && mark && end) return end.kind === 'returned' ? end.outcome : unfinishedOutcome(mark, end.failure);
+          return call<TurnOutcome | null>(`${name}/${key}/lastOutcome`, null);
+        },
+      };
+      /** The session's `running` mark, and whether its invocation still runs (`live`) or how it ended. */
+      const liveTurn = async (): Promise<{ live: RunningTurn | null; mark: RunningTurn | null; end?: InvocationEnd | undefined }> => {
+        const mark = await call<RunningTurn | null>(`${name}/${key}/running`, null);
+        if (!mark) return { live: null, mark };
+        const end = await invocationEnd(mark.invocationId);
+        return { live: end ? null : mark, mark, end };
       };
       return session;
     },
   };
+}
+
+/** How a turn's invocation ended: with the outcome it returned, or failed (killed, say). */
+type InvocationEnd = { kind: 'returned'; outcome: TurnOutcome } | { kind: 'failed'; failure: string };
+
+/** The outcome of a turn whose invocation ended before the turn did, so it never wrote one. */
+function unfinishedOutcome(mark: RunningTurn, failure: string): TurnOutcome {
+  return { status: 'failed', turnId: mark.turnId, iterations: 0, reason: `the turn's invocation ${mark.invocationId} ended before the turn finished: ${failure}` };
+}
+
+/** Who a Restate error body says failed: `invocation` for the invocation's own failure, `ingress` for the call. */
+function failureSource(body: string): unknown {
+  try {
+    return (JSON.parse(body) as { source?: unknown }).source;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A failed call as the user reads it: Restate's error body is JSON whose `message` is the handler's own words. */

@@ -12,8 +12,22 @@ const USED = ['has', 'path', 'append'] as const;
  * returned is another matter: something that is not a log stays so on every retry, which would
  * call it again, for ever, while the client waits. So it fails the call with a TerminalError,
  * which the client hears, naming `sessionLog` and what it gave.
+ *
+ * On the replay of a turn that had begun (after it suspended, or on another worker) neither can
+ * end the call: Restate ends an invocation only where its journal ends, and the replay cannot get
+ * there without the log it began on (a TerminalError here would read as a journal mismatch). So
+ * the failure is retried, saying so, until the log is back or the invocation is killed.
  */
-export async function sessionLogOf(sessionLog: (sessionId: string) => SessionLog | Promise<SessionLog>, sessionId: string): Promise<SessionLog> {
+export async function sessionLogOf(sessionLog: (sessionId: string) => SessionLog | Promise<SessionLog>, sessionId: string, options: { replay?: boolean } = {}): Promise<SessionLog> {
+  try {
+    return await checkedSessionLog(sessionLog, sessionId);
+  } catch (error) {
+    if (!options.replay || !(error instanceof restate.TerminalError)) throw error;
+    throw new Error(`${error.message}, on the replay of a turn that had begun: it cannot go on without its log, so Restate retries it until the log is back or the invocation is killed`, { cause: error });
+  }
+}
+
+async function checkedSessionLog(sessionLog: (sessionId: string) => SessionLog | Promise<SessionLog>, sessionId: string): Promise<SessionLog> {
   const call = `sessionLog(${JSON.stringify(sessionId)})`;
   let log: unknown;
   try {

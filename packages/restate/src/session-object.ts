@@ -53,9 +53,14 @@ export function durableObjects(options: ResolvedDurableOptions) {
 async function runTurn(ctx: restate.ObjectContext, request: TurnRequest, options: ResolvedDurableOptions, inbox: InboxObject): Promise<TurnOutcome> {
   const invocationId = ctx.request().id;
   // Asked before the turn writes anything, so a log that fails ends the turn with nothing left behind.
-  const hostLog = options.sessionLog ? await sessionLogOf(options.sessionLog, ctx.key) : undefined;
+  // A replay cannot end the turn (see sessionLogOf); the SDK's phase only chooses the error's words.
+  const replay = !(ctx as unknown as restate.internal.ContextInternal).isProcessing();
+  const hostLog = options.sessionLog ? await sessionLogOf(options.sessionLog, ctx.key, { replay }) : undefined;
   const mailbox = ctx.objectClient(inbox, ctx.key);
   ctx.set('running', { turnId: request.turnId, invocationId } satisfies RunningTurn);
+  // A turn before this one whose invocation was killed (a replay that could not go on) left its
+  // parked approval behind: it is no approval of this turn's.
+  ctx.clear('approval');
   try {
     await mailbox.open({ invocationId });
   } catch (error) {

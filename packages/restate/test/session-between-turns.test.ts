@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { connect } from '../src/index.js';
 import { waitFor } from './support/cluster.js';
 import { type HostLogWorker, startHostLogWorker } from './support/host-log-worker.js';
+import { invocationStatus } from './support/invocation-status.js';
 
 /**
  * A durable session whose log the host keeps follows it between turns, as the shell's agent does:
@@ -45,18 +46,6 @@ const requestsFrom = () => {
   const from = model.requests.length;
   return () => model.requests.slice(from).map((r) => saidAll(r.messages));
 };
-
-/** The invocation's status as the Restate server tells it (its SQL introspection on the admin port). */
-async function invocationStatus(invocationId: string): Promise<string | undefined> {
-  const response = await fetch(`${host.server.adminUrl}/query`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ query: `SELECT status FROM sys_invocation WHERE id = '${invocationId}'` }),
-  });
-  if (!response.ok) throw new Error(`the admin query answered ${response.status}: ${await response.text()}`);
-  const { rows } = (await response.json()) as { rows: Array<{ status: string }> };
-  return rows[0]?.status;
-}
 
 describe('a durable session on a log the host keeps follows it between turns', () => {
   it('continues from the leaf a host branched to: the model sees that branch, and the old one stays', async () => {
@@ -144,7 +133,7 @@ describe('a durable session on a log the host keeps follows it between turns', (
     // The turn starts on the branch [one, re one, three, re three] and waits for its approval.
     const turn = await session.start('deploy');
     await waitFor('the turn to park its approval', async () => (await session.pendingApprovals()) ?? undefined);
-    await waitFor('the waiting turn to suspend', async () => ((await invocationStatus(turn.invocationId)) === 'suspended' ? true : undefined), 20_000);
+    await waitFor('the waiting turn to suspend', async () => ((await invocationStatus(host.server.adminUrl, turn.invocationId)) === 'suspended' ? true : undefined), 20_000);
     const openedBefore = host.opened('moved-while-waiting');
     // Meanwhile the host moves the leaf to the other branch, as long as the turn's own base.
     log.branch(secondAnswer!.id);

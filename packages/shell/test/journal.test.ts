@@ -165,6 +165,25 @@ describe('the journal', () => {
     await expect(refused).rejects.toThrow(/version 1 .*reads version 3/);
   });
 
+  it('refuses lines of an older or a newer version handed to replayJournal or resumeAgent without parsing, naming both versions', async () => {
+    // A store of its own (a database) hands back the lines it kept: no parseJournal checked them.
+    const { journal } = await toolTurn();
+    const session = () => createSessionLog(new MemoryStore());
+    for (const version of [2, 4]) {
+      const lines = journal.lines.map((line) => (line.type === 'header' ? { ...line, version } : line)) as unknown as JournalLine[];
+      const message = new RegExp(`^the journal's segment 1 \\(of .*\\) is in version ${version} of tiller\\.journal; this shell reads version 3 only`);
+      expect(() => replayJournal(lines)).toThrow(JournalError);
+      expect(() => replayJournal(lines, { segments: 'last' })).toThrow(message);
+      await expect(resumeAgent({ model: scriptedModel([]), session: session(), journal: memoryJournal(lines) })).rejects.toThrow(new RegExp(`^resumeAgent: the journal: ${message.source.slice(1)}`));
+    }
+  });
+
+  it('names a version that is not a number as it is written', () => {
+    const header = (version: unknown) => `${JSON.stringify({ type: 'header', format: 'tiller.journal', version, maxIterations: 25, baseLeafId: null, baseSize: 0, createdAt: 'x' })}\n`;
+    expect(() => parseJournalLines(header('3'), 'odd.journal.jsonl')).toThrow(/^odd\.journal\.jsonl:1: the journal is in version "3" of tiller\.journal; this shell reads version 3 only/);
+    expect(() => parseJournalLines(header(undefined), 'odd.journal.jsonl')).toThrow(/^odd\.journal\.jsonl:1: the journal names no version of tiller\.journal in its header; this shell reads version 3 only/);
+  });
+
   it('after a torn last line, starts the next line on its own line, and reports the torn one on resume', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'tiller-journal-'));
     dirs.push(dir);
@@ -196,6 +215,21 @@ describe('the journal', () => {
     });
     expect(await again.prompt('third')).toMatchObject({ status: 'completed' });
     await again.close();
+  });
+
+  it('reads a torn line that holds the next run\'s header as the torn part, then that run', async () => {
+    // The next run was appended by a writer that did not end the torn line first (an older Tiller,
+    // another tool): the new header follows the torn bytes on the same line.
+    const { journal: first } = await toolTurn();
+    const second = memoryJournal();
+    await createAgent({ model: scriptedModel([{ text: 'again' }]), journal: second }).prompt('anew');
+    const text = (lines: readonly JournalLine[]) => lines.map((l) => JSON.stringify(l)).join('\n');
+    const firstLines = first.lines.slice(0, -1);
+    const tornPart = JSON.stringify(first.lines.at(-1)).slice(0, 40);
+    const parsed = parseJournal(`${text(firstLines)}\n${tornPart}${text(second.lines)}\n`, 'chat.journal.jsonl');
+    expect(parsed.torn).toEqual([{ line: firstLines.length + 1, text: tornPart }]);
+    expect(parsed.lines).toEqual([...firstLines, ...second.lines]);
+    expect(replayJournal(parsed.lines, { segments: 'last' })).toMatchObject({ header: second.lines[0], inputs: second.lines.filter((l) => l.type === 'input').length, divergence: null });
   });
 
   it('finds a replay that differs in content only, in any segment', async () => {

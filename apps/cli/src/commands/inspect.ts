@@ -1,6 +1,6 @@
-import { InspectorSourceError, writeInspectorHtml } from '@tiller/inspector';
+import { InspectorOptionsError, InspectorSourceError, writeInspectorHtml } from '@tiller/inspector';
 import { defineCommand } from '../cli/command.js';
-import { CliError, ExitCode } from '../cli/errors.js';
+import { CliError, ExitCode, inputError } from '../cli/errors.js';
 import { portNumber } from '../cli/parse-command-line.js';
 import { writeFailure } from '../cli/write-failure.js';
 import { serveJournal, untilInterrupted } from '../inspect/serve-journal.js';
@@ -29,6 +29,8 @@ export const inspectCommand = defineCommand({
         io.stdout.write(`${await writeInspectorHtml(file, options.html)}\n`);
       } catch (error) {
         if (error instanceof InspectorSourceError) throw new CliError(`tiller inspect: ${error.message}`, ExitCode.input);
+        // A place the file cannot go (a missing folder, a folder given as the file), found before any work.
+        if (InspectorOptionsError.isInstance(error) && error.option === 'out') throw inputError(`--html: ${error.reason}`);
         throw writeFailure(options.html, error) ?? error;
       }
       return ExitCode.ok;

@@ -80,3 +80,69 @@ describe('readJournal, readSession and isSessionText: a file saved with a byte-o
     expect(readSession(`\uFEFF${sessionText}`)).toEqual(readSession(sessionText));
   });
 });
+
+describe('readJournal: a torn line that holds the header of the next run', () => {
+  /**
+   * Run 1 cut short in its 7th line by a crash, then run 1 again as the next run, appended by a
+   * writer that did not end the torn line first: the new header follows the torn bytes on one line.
+   */
+  function tornThenNewRun(): { text: string; run: string[]; tornLine: number; tornPart: string } {
+    const run = firstRun();
+    const tornPart = run[6]!.slice(0, 30);
+    const text = `${[...run.slice(0, 6), tornPart + run[0], ...run.slice(1)].join('\n')}\n`;
+    return { text, run, tornLine: 7, tornPart };
+  }
+
+  it('starts the new run at that header, reports the torn part, and keeps the runs apart', () => {
+    const { text, run, tornLine, tornPart } = tornThenNewRun();
+    const whole = readJournal(`${run.join('\n')}\n`).segments[0]!;
+    const cut = readJournal(`${run.slice(0, 6).join('\n')}\n`).segments[0]!;
+    const journal = readJournal(text);
+    expect(journal.segments.map((s) => s.inputs.length)).toEqual([cut.inputs.length, whole.inputs.length]);
+    expect(journal.segments[1]!.header).toEqual(whole.header);
+    expect(journal.segments[1]!.inputs[0]!.line).toBe(tornLine + 1);
+    for (const segment of journal.segments) expect(replaySegment(segment, []).firstDivergence).toBeNull();
+    expect(journal.problems).toEqual([
+      { line: tornLine, message: `journal line ${tornLine}: its first ${tornPart.length} characters are a write a crash cut off (skipped); the next run's header follows them on the same line` },
+    ]);
+  });
+
+  it('does the same for a live journal read line by line', () => {
+    const { text } = tornThenNewRun();
+    const journal = emptyJournal();
+    for (const line of text.split('\n').filter(Boolean)) appendJournalLine(journal, line);
+    expect(journal).toEqual(readJournal(text));
+  });
+});
+
+describe('readJournal: a run of version 1', () => {
+  /**
+   * Run 1 as version 1 wrote it (the shell's journal-format.ts of that version): the header names no
+   * model, an input records no hash, tool lines no time, and an answer names its effect `callId`,
+   * `batchId` or `compactionId` instead of `id`.
+   */
+  function asVersion1(run: string[]): string {
+    const name: Record<string, string> = { 'llm.done': 'callId', 'llm.failed': 'callId', 'tools.done': 'batchId', 'approval.needed': 'batchId', 'approval.decided': 'batchId', 'compaction.done': 'compactionId' };
+    const lines = run.map((text) => {
+      const line = JSON.parse(text) as Record<string, unknown>;
+      if (line.type === 'header') return { type: 'header', format: line.format, version: 1, maxIterations: line.maxIterations, baseLeafId: line.baseLeafId, baseSize: line.baseSize, createdAt: line.createdAt };
+      if (line.type !== 'input') return { type: line.type, batchId: line.batchId, toolCallId: line.toolCallId, ...(line.type === 'tool.finished' ? { outcome: line.outcome } : {}) };
+      const { id, ...input } = line.input as Record<string, unknown>;
+      const key = name[input.type as string];
+      return { type: 'input', seq: line.seq, input: key ? { ...input, [key]: id } : input, effects: line.effects };
+    });
+    return `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
+  }
+
+  it('replays as recorded: its answers reach the core by the id they name', () => {
+    const run = firstRun();
+    const v1 = readJournal(asVersion1(run));
+    expect(v1.problems).toEqual([]);
+    const segment = v1.segments[0]!;
+    expect(segment.header).toMatchObject({ version: 1, model: undefined });
+    expect(segment.inputs.map((i) => i.input.type)).toEqual(readJournal(`${run.join('\n')}\n`).segments[0]!.inputs.map((i) => i.input.type));
+    const replay = replaySegment(segment, []);
+    expect(replay.firstDivergence).toBeNull();
+    expect(replay.steps).toHaveLength(segment.inputs.length);
+  });
+});

@@ -2,12 +2,13 @@
  * The one place that knows the journal's line format (written by @tiller/shell's
  * journal-format.ts). It runs in the browser, so it depends on nothing but @tiller/core; when the
  * format changes, this file changes. Versions 1 to 3 are read: 2 names every effect id and answer
- * id `id`; 3 adds the model and its context window to the header, times to the tool lines, a hash
- * of each input's effects, and keeps a tool's output once, in its `tool.finished` line (the
- * `tools.done` input names it as `{toolCallId, recorded: true}`, put back here). Version 3 headers
+ * id `id` (a version 1 answer's is renamed as it is read, `withAnswerId`); 3 adds the model and its
+ * context window to the header, times to the tool lines, a hash of each input's effects, and
+ * keeps a tool's output once, in its `tool.finished` line (the `tools.done` input names it as
+ * `{toolCallId, recorded: true}`, put back here). Version 3 headers
  * may also carry the compactor's `reserveTokens` (an optional field: older version 3 journals lack it).
  */
-import type { Effect, ToolOutcome } from '@tiller/core';
+import { type Effect, splitTornLine, type ToolOutcome } from '@tiller/core';
 import { withoutByteOrderMark } from './byte-order-mark.js';
 import { lastContentLine } from './last-content-line.js';
 
@@ -100,7 +101,10 @@ export function emptyJournal(): ParsedJournal {
   return { segments: [], runs: [], problems: [], lines: 0 };
 }
 
-/** Reads a whole journal file. A torn last line (a crash mid-write) is reported, not fatal. */
+/**
+ * Reads a whole journal file. A torn line (a crash mid-write) is reported, not fatal; when the next
+ * run's header follows the torn bytes on that line, the header starts its run there.
+ */
 export function readJournal(text: string): ParsedJournal {
   const journal = emptyJournal();
   const raw = text.split('\n');
@@ -129,11 +133,16 @@ export function appendJournalLine(journal: ParsedJournal, text: string, options:
     journal.problems.push({ line, message: `journal line ${line}: ${message}` });
     return null;
   };
+  const unmarked = line === 1 ? withoutByteOrderMark(text) : text;
   let value: Record<string, unknown>;
   try {
-    value = JSON.parse(line === 1 ? withoutByteOrderMark(text) : text) as Record<string, unknown>;
+    value = JSON.parse(unmarked) as Record<string, unknown>;
   } catch (error) {
-    return problem(options.lastLine ? 'the last line is incomplete (a write was cut off); skipped' : `not JSON (${(error as Error).message})`);
+    // The next run's header may follow the torn bytes on the same line: it starts that run.
+    const split = splitTornLine(unmarked);
+    if (!split) return problem(options.lastLine ? 'the last line is incomplete (a write was cut off); skipped' : `not JSON (${(error as Error).message})`);
+    problem(`its first ${split.torn.length} characters are a write a crash cut off (skipped); the next run's header follows them on the same line`);
+    value = split.header;
   }
   if (typeof value !== 'object' || value === null) return problem('not a JSON object');
   if (value.type === 'header') {
@@ -157,9 +166,10 @@ export function appendJournalLine(journal: ParsedJournal, text: string, options:
   const segment = run.segment;
   switch (value.type) {
     case 'input': {
-      const input = value.input as RecordedInput['input'] | undefined;
+      const recorded = value.input as RecordedInput['input'] | undefined;
       if (typeof value.seq !== 'number') return problem('"seq" is not a number');
-      if (!input || typeof input.type !== 'string') return problem('"input" has no "type"');
+      if (!recorded || typeof recorded.type !== 'string') return problem('"input" has no "type"');
+      const input = segment.header.version === 1 ? withAnswerId(recorded) : recorded;
       const effects = Array.isArray(value.effects) ? value.effects.filter((e): e is string => typeof e === 'string') : [];
       const missing = putBackRecordedResults(input, segment);
       if (missing.length > 0) problem(`the results of ${missing.map((id) => `"${id}"`).join(', ')} refer to tool.finished lines the segment does not have`);
@@ -228,6 +238,18 @@ function headerOf(value: Record<string, unknown>): SegmentHeader {
     contextWindow: number(model?.contextWindow) ?? number(value.contextWindow),
     reserveTokens: number(value.reserveTokens),
   };
+}
+
+/**
+ * A version 1 answer names the effect it answers `callId`, `batchId` or `compactionId`; from
+ * version 2 on it is `id`, the only name today's core reads. Renamed as it is read, so the core
+ * takes the answer instead of ignoring it, and the run replays as it was recorded.
+ */
+function withAnswerId(input: RecordedInput['input']): RecordedInput['input'] {
+  const id = inputAnswerId(input);
+  if (id === undefined || input.id !== undefined) return input;
+  const { callId: _call, batchId: _batch, compactionId: _compaction, ...rest } = input;
+  return { ...rest, id };
 }
 
 /** The id a blocking effect carries (its answer names the same id). */

@@ -13,6 +13,18 @@ export const JOURNAL_FORMAT = 'tiller.journal';
  */
 export const JOURNAL_VERSION = 3;
 
+/**
+ * Why this shell cannot read a header's segment, for a header of another version of the format
+ * (older or newer), in words naming both versions; undefined for a header of this version or of
+ * another format (which the line's schema refuses). Every reader asks it: `parseJournal` for a
+ * file, `replayJournal` (and so `resumeAgent`) for lines a store handed back unparsed.
+ */
+export function versionRefusal(header: Readonly<Record<string, unknown>>, what = 'the journal'): string | undefined {
+  if (header.format !== JOURNAL_FORMAT || header.version === JOURNAL_VERSION) return undefined;
+  const written = header.version === undefined ? `names no version of ${JOURNAL_FORMAT} in its header` : `is in version ${JSON.stringify(header.version)} of ${JOURNAL_FORMAT}`;
+  return `${what} ${written}; this shell reads version ${JOURNAL_VERSION} only. Replay it with the Tiller release that wrote it.`;
+}
+
 /** Starts a segment: one agent's run over a session from the entry it began at, until the agent ends or the log moves under it. */
 export const JournalHeader = z.object({
   type: z.literal('header'),

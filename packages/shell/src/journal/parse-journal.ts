@@ -1,6 +1,7 @@
+import { splitTornLine } from '@tiller/core';
 import { z } from 'zod';
 import { JournalError } from '../errors/journal-error.js';
-import { JOURNAL_FORMAT, JOURNAL_VERSION, JournalLine } from './journal-format.js';
+import { JournalLine, versionRefusal } from './journal-format.js';
 
 /** A line a crash cut short: its write never completed, so it is left out; `line` is 1-based. */
 export interface TornLine {
@@ -21,6 +22,8 @@ const RecordedResult = z.object({ toolCallId: z.string(), recorded: z.literal(tr
 /**
  * Reads a journal's text. A line that is not JSON is what a crash mid-write leaves (later lines,
  * written after a restart, start on a line of their own): it is left out and listed in `torn`.
+ * When the next run's header follows the torn bytes on that line (a writer that did not end the
+ * line first), only the torn part is left out and the header starts its run.
  * Anything else wrong (a line that is JSON but not a journal line, a journal of another version)
  * throws a `JournalError` naming the line (1-based).
  */
@@ -37,15 +40,15 @@ export function parseJournal(text: string, source = 'journal'): ParsedJournal {
     try {
       value = JSON.parse(raw);
     } catch {
-      torn.push({ line: i + 1, text: raw.slice(0, 80) });
-      continue;
+      // The next run's header may follow the torn bytes on the same line: it starts that run.
+      const split = splitTornLine(raw);
+      torn.push({ line: i + 1, text: (split?.torn ?? raw).slice(0, 80) });
+      if (!split) continue;
+      value = split.header;
     }
     const where = `${source}:${i + 1}`;
-    if (isHeaderOfAnotherVersion(value)) {
-      throw new JournalError(
-        `${where}: the journal is in version ${String(value.version)} of ${JOURNAL_FORMAT}; this shell reads version ${JOURNAL_VERSION} only. Replay it with the Tiller release that wrote it.`,
-      );
-    }
+    const refused = isLine(value, 'header') ? versionRefusal(value) : undefined;
+    if (refused) throw new JournalError(`${where}: ${refused}`);
     if (isLine(value, 'header')) finished = new Map();
     if (isLine(value, 'tool.finished')) finished.set(`${String(value.batchId)} ${String(value.toolCallId)}`, value.outcome);
     if (isLine(value, 'input')) value = withRecordedResults(value, finished, where);
@@ -80,8 +83,4 @@ function withRecordedResults(line: Record<string, unknown>, finished: ReadonlyMa
 
 function isLine<T extends string>(value: unknown, type: T): value is Record<string, unknown> & { type: T } {
   return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === type;
-}
-
-function isHeaderOfAnotherVersion(value: unknown): value is { version: unknown } {
-  return isLine(value, 'header') && value.format === JOURNAL_FORMAT && value.version !== JOURNAL_VERSION;
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { AgentOptionsError } from '../errors/agent-options-error.js';
 import { JournalError } from '../errors/journal-error.js';
 import { effectDigest, effectsHash } from '@tiller/core';
-import { type JournalHeader, type JournalLine, journalSegments } from './journal-format.js';
+import { type JournalHeader, type JournalLine, journalSegments, versionRefusal } from './journal-format.js';
 
 /** Where a replay first differs from what the journal recorded. */
 export interface JournalDivergence {
@@ -64,6 +64,12 @@ export function replayJournal(journal: readonly JournalLine[], options: ReplayJo
   if (!checked.success) throw new AgentOptionsError(`replayJournal: invalid options:\n${z.prettifyError(checked.error)}`);
   const all = journalSegments(journal);
   if (all.length === 0) throw new JournalError('replayJournal: the journal has no header line');
+  // Lines a store handed back without parseJournal (a store of its own, lines kept in memory) are
+  // checked here: a segment of another version would replay with today's core and mislead.
+  for (const [index, { header }] of all.entries()) {
+    const refused = versionRefusal(header, `the journal's segment ${index + 1} (of ${header.createdAt})`);
+    if (refused) throw new JournalError(refused);
+  }
   const segments = options.segments === 'last' ? all.slice(-1) : all;
   let divergence: JournalDivergence | null = null;
   let inputs = 0;
