@@ -69,7 +69,7 @@ describe('toModelMessages', () => {
         { role: 'user', content: [{ type: 'text', text: '' }, { type: 'text', text: 'go' }] },
         { role: 'assistant', content: [] },
         { role: 'assistant', content: [{ type: 'text', text: '\n\n' }, { type: 'thinking', thinking: '' }] },
-        { role: 'assistant', content: [{ type: 'thinking', thinking: '', signature: 'ENCRYPTED', redacted: true }, { type: 'text', text: ' ' }, { type: 'toolCall', id: 't1', name: 'shot', args: {} }] },
+        { role: 'assistant', content: [{ type: 'thinking', thinking: '', signature: 'ENCRYPTED', redacted: true }, { type: 'thinking', thinking: '', signature: 'SIG' }, { type: 'text', text: ' ' }, { type: 'toolCall', id: 't1', name: 'shot', args: {} }] },
         { role: 'toolResult', toolCallId: 't1', toolName: 'shot', isError: false, content: [] },
       ]),
     ).toEqual([
@@ -78,6 +78,7 @@ describe('toModelMessages', () => {
         role: 'assistant',
         content: [
           { type: 'reasoning', text: '', providerOptions: { anthropic: { redactedData: 'ENCRYPTED' } } },
+          { type: 'reasoning', text: '', providerOptions: { anthropic: { signature: 'SIG' } } },
           { type: 'tool-call', toolCallId: 't1', toolName: 'shot', input: {} },
         ],
       },

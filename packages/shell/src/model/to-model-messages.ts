@@ -12,7 +12,7 @@ type AssistantPart = Exclude<AssistantModelMessage['content'], string>[number];
  * Text, images and files of the user; text, thinking (its signature kept, as Anthropic's
  * `providerOptions`, for providers that check it; a redacted block's data likewise) and tool calls of the assistant; one `tool`
  * message per tool result, text results as `text` (or `error-text`), results with images as
- * `content`. What says nothing is left out: blank text, empty thinking, and a user or assistant
+ * `content`. What says nothing is left out: blank text, empty unsigned thinking, and a user or assistant
  * message with nothing else (a model that said nothing). The messages are not checked: give it
  * what a session's `context()` holds.
  */
@@ -26,8 +26,8 @@ export function toModelMessages(messages: readonly Message[]): ModelMessage[] {
 }
 
 /**
- * One message, without the parts that say nothing (blank text, thinking that is empty and not
- * redacted); undefined when none is left. Anthropic refuses an empty message or a blank text block,
+ * One message, without the parts that say nothing (blank text, thinking that is empty and
+ * unsigned); undefined when none is left. Anthropic refuses an empty message or a blank text block,
  * and would refuse every later request of the session with it. A tool result always goes: its call
  * needs it.
  */
@@ -57,7 +57,8 @@ function toModelMessage(message: Message): ModelMessage | undefined {
           case 'text':
             return isBlank(part.text) ? [] : [{ type: 'text' as const, text: part.text }];
           case 'thinking':
-            return part.thinking === '' && !part.redacted ? [] : [reasoning(part)];
+            // Signed thinking with no text (Anthropic's omitted display) must go back as it came.
+            return part.thinking === '' && !part.signature && !part.redacted ? [] : [reasoning(part)];
           case 'toolCall':
             return [{ type: 'tool-call' as const, toolCallId: part.id, toolName: part.name, input: part.args }];
           default: {
