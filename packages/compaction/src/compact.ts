@@ -56,9 +56,10 @@ const summaryBudget = (reserveTokens: number, share: number) => Math.max(MIN_SUM
  * Summarizes what a preparation says leaves the context. With a previous summary the summarizer
  * updates it; for a split turn the history and the turn's opening part are summarized at the same
  * time and joined. With no history to summarize (none, or only messages with no text), the
- * previous summary is kept as it was (pi asks for a summary of nothing). The file lists close the summary. Throws `CompactionError`
- * (`aborted` or `summarization_failed`), or `CompactionConfigError` for a summarizer whose
- * `contextWindow` or `model` is not what it says; nothing is written either way.
+ * previous summary is kept as it was (pi asks for a summary of nothing). The file lists close the
+ * summary. Throws `CompactionError` (`aborted` or `summarization_failed`), or
+ * `CompactionConfigError` for a summarizer whose `contextWindow` or `model` is not what it says;
+ * nothing is written either way.
  */
 export async function compact(preparation: CompactionPreparation, summarizer: Summarizer, options: CompactOptions = {}): Promise<CompactionResult> {
   const problem = summarizerSettingsProblem(summarizer);
