@@ -17,10 +17,12 @@ import { ContextMeter } from './context-meter.js';
 import { createEventHub, listenerFailure } from './event-hub.js';
 import { createInspection } from './inspection.js';
 import { interpret, type Launch } from './interpret.js';
+import type { Letter } from './letter.js';
 import { createMailbox } from './mailbox.js';
 import { createOutcomeWaiters } from './outcome-waiters.js';
 import { guardPolicy } from './policy-guard.js';
 import { sessionClaim } from './session-claim.js';
+import { StartupReport } from './startup-report.js';
 import { describeThrown } from '../describe-thrown.js';
 
 export interface RuntimeInit {
@@ -34,19 +36,6 @@ export interface RuntimeInit {
   nextSeq: number;
   entryPoint: 'createAgent' | 'resumeAgent';
 }
-
-/**
- * What the mailbox holds: an input a host call fed (the caller waits for it to be applied), the
- * answer to effect `id` (applied only if the turn still waits on that effect), a turn's start
- * (which first looks where the log stands and asks the compaction policy), or a blocking
- * effect to carry out again (a resumed turn).
- */
-type Reply = { resolve(): void; reject(error: unknown): void };
-type Letter =
-  | { kind: 'input'; input: TurnEvent; reply: Reply }
-  | { kind: 'start'; input: TurnEventOf<'turn.start'>; reply: Reply }
-  | { kind: 'answer'; id: string; answer: EffectAnswer }
-  | { kind: 'perform'; effect: BlockingEffect };
 
 /**
  * Methods only, no accessors: an object literal with a getter is a dictionary in V8, several
@@ -98,19 +87,14 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   const approvals = createApprovals(options.limits.approvalTimeoutMs);
   const waiters = createOutcomeWaiters();
   const journal = init.journal ? createJournalWriter(init.journal, init.header, init.nextSeq, options.limits.writeTimeoutMs) : noJournal;
-  // An inspector that fails while the agent is made (on the actor's report) fails before anyone
-  // could subscribe: that report waits for the first turn, as the log's warnings do.
-  const startupErrors: AgentEvent[] = [];
-  const inspection = createInspection(options.inspect, `tiller.turn:${init.header?.baseLeafId ?? session.leafId ?? 'root'}`, (error) => {
-    const event: AgentEvent = { type: 'shell.error', where: 'inspector', message: describeThrown(error), at: now() };
-    if (warned) hub.publish(event);
-    else startupErrors.push(event);
-  });
+  const startup = new StartupReport(session, hub.publish);
+  const inspection = createInspection(options.inspect, `tiller.turn:${init.header?.baseLeafId ?? session.leafId ?? 'root'}`, (error) =>
+    startup.failed({ type: 'shell.error', where: 'inspector', message: describeThrown(error), at: now() }),
+  );
   const partial = createPartialReply();
   const claim = sessionClaim(session);
   // A resumed turn is running already: it holds the log from the start.
   if (snapshot.context.turn) claim.take(init.entryPoint);
-  let warned = false;
   const shell: EffectContext = {
     options,
     model: options.model,
@@ -132,18 +116,6 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
       approvals.drop();
       waiters.settle(outcome);
     },
-  };
-
-  /**
-   * What opening the log skipped or changed, and what failed while the agent was made, told once,
-   * before this agent's first turn goes on.
-   */
-  const reportWarnings = () => {
-    if (warned) return;
-    warned = true;
-    // A log of the host's own making may keep none.
-    for (const warning of session.warnings ?? []) hub.publish({ type: 'session.warning', warning, at: now() });
-    for (const event of startupErrors.splice(0)) hub.publish(event);
   };
 
   /**
@@ -184,7 +156,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
           letter.reply.resolve();
           return;
         case 'start': {
-          reportWarnings();
+          startup.tellOnce();
           followSession();
           try {
             shell.guard?.admitTurn();
@@ -209,7 +181,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
           return;
         }
         case 'perform':
-          reportWarnings();
+          startup.tellOnce();
           await interpret(letter.effect, shell, launch);
           return;
         default: {
