@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { createSessionLog, JsonlStore } from '@tiller/session';
+import { createSessionLog, JsonlStore, MemoryStore } from '@tiller/session';
+import type { Entry, Message } from '@tiller/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentOptionsError, createAgent, fromLanguageModel, type AgentEvent } from '../src/index.js';
 import { startOpenAICompatibleServer, type OpenAICompatibleServer, type ServerReply } from '@tiller/testing';
@@ -251,5 +252,27 @@ describe("fromLanguageModel over Anthropic's messages API (its SSE on 127.0.0.1)
     const last = server.requests[2]!.body.messages as Array<{ role: string; content: Array<{ type: string; text?: string }> }>;
     expect(last.map((m) => m.role)).toEqual(['user']);
     expect(last[0]!.content.map((block) => block.text)).toEqual(['first', 'second', 'third']);
+  });
+
+  it('sends two replies with a blank user message between them (an imported session) as one assistant turn, so the roles still alternate', async () => {
+    // The blank message stays in the log and out of the request; Anthropic wants user and
+    // assistant turns in alternation, and its adapter joins the two replies left side by side.
+    const said: Message[] = [
+      { role: 'user', content: 'first' },
+      { role: 'assistant', content: [{ type: 'text', text: 'One.' }] },
+      { role: 'user', content: [{ type: 'text', text: '   ' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Two.' }] },
+    ];
+    const entries: Entry[] = said.map((message, i) => ({ kind: 'message', id: `m${i}`, parentId: i === 0 ? null : `m${i - 1}`, at: `2026-01-01T00:00:0${i}.000Z`, message }));
+    server = await startOpenAICompatibleServer({ script: [{ stream: { text: 'Three.' } }] });
+    const model = fromLanguageModel(createAnthropic({ baseURL: server.baseURL, apiKey: SECRET })('claude-sonnet-4-5'));
+    const agent = createAgent({ model, tools: [], session: createSessionLog(new MemoryStore(entries)) });
+    expect(await agent.prompt('third')).toMatchObject({ status: 'completed' });
+
+    expect(agent.session.path()[2]).toMatchObject({ id: 'm2', message: { role: 'user' } });
+    const sent = server.requests[0]!.body.messages as Array<{ role: string; content: Array<{ type: string; text?: string }> }>;
+    expect(sent.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(sent[1]!.content.map((block) => block.text)).toEqual(['One.', 'Two.']);
+    expect(sent[2]!.content.map((block) => block.text)).toEqual(['third']);
   });
 });
