@@ -35,7 +35,7 @@ export async function runToolsDurably(effect: RunToolsEffect, deps: DurableTools
   for (let from = 0; from < runnable.length; from += plan.concurrency) {
     for (const [call, outcome] of await runWave(runnable.slice(from, from + plan.concurrency), deps)) ran.set(call.id, outcome);
   }
-  const results = plan.calls.map((planned) => (planned.kind === 'settled' ? planned.outcome : ran.get(planned.call.id)!));
+  const results = plan.calls.map((planned) => (planned.kind === 'refused' ? planned.outcome : ran.get(planned.call.id)!));
   return { type: 'tools.done', id: effect.id, results, at: await at() };
 }
 
