@@ -7,8 +7,11 @@ import type { ToolRefusal } from './tool-refusal.js';
 
 export interface ToolBatchOptions extends PlanOptions, RunCallOptions {
   maxConcurrency: number;
-  /** Told of each call refused before it could run, once the batch has nothing left to ask, before any call runs. */
-  onRefuse?: ((call: ToolCallPart, refusal: ToolRefusal) => void) | undefined;
+  /**
+   * Told of each call refused before it could run, once the batch has nothing left to ask, before
+   * any call runs (and awaited, in order: a journal records it first).
+   */
+  onRefuse?: ((call: ToolCallPart, refusal: ToolRefusal) => Promise<void>) | undefined;
 }
 
 export type ToolBatchResult = { kind: 'ask'; toolCallIds: string[] } | { kind: 'done'; results: ToolOutcome[] };
@@ -21,7 +24,7 @@ export type ToolBatchResult = { kind: 'ask'; toolCallIds: string[] } | { kind: '
 export async function runToolBatch(options: ToolBatchOptions): Promise<ToolBatchResult> {
   const plan = await planBatch(options);
   if (plan.kind === 'ask') return plan;
-  for (const planned of plan.calls) if (planned.kind === 'refused') options.onRefuse?.(planned.call, planned.refusal);
+  for (const planned of plan.calls) if (planned.kind === 'refused') await options.onRefuse?.(planned.call, planned.refusal);
   // A placeholder where a call will run: its outcome replaces it.
   const results = plan.calls.map((planned) => (planned.kind === 'run' ? errorOutcome('', '') : planned.outcome));
   const runnable = plan.calls.flatMap((planned, index) => (planned.kind === 'run' ? [{ ...planned, index }] : []));
