@@ -55,7 +55,7 @@ function journalEngine(log: Entry[]): TurnEngine {
           // One step per call, at most `plan.concurrency` at a time. (Where a crash between a call's
           // start and its result may have left it half done, settleInterruptedCalls from
           // @tiller/core decides whether it runs again: see restate's durable-tools.ts.)
-          const results = plan.calls.map((planned) => (planned.kind === 'settled' ? planned.outcome : null));
+          const results = plan.calls.map((planned) => (planned.kind === 'refused' ? planned.outcome : null));
           const toRun = plan.calls.flatMap((planned, i) => (planned.kind === 'run' ? [{ i, call: planned.call }] : []));
           for (let from = 0; from < toRun.length; from += plan.concurrency) {
             const wave = toRun.slice(from, from + plan.concurrency);

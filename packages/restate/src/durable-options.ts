@@ -1,17 +1,26 @@
 import { type CompactionHooks, type Compactor, NoOpCompactor } from '@tiller/compaction';
 import type { ProgressEvent, TillerModel } from '@tiller/core';
 import type { SessionLog } from '@tiller/session';
-import { type AgentLimits, AgentOptionsError, resolveLimits, type Tool, type ToolPolicy } from '@tiller/shell';
+import { type AgentLimits, AgentOptionsError, resolveLimits, type ShellEvent, type Tool, type ToolPolicy } from '@tiller/shell';
 import { z } from 'zod';
 import { DurableOptionsError } from './errors/durable-options-error.js';
 
-/** A progress event of a durable turn, as subscribers get it: at least once (see docs/durable.md). */
+/**
+ * The shell's events of one tool call, which a durable turn tells too: a call refused before
+ * anything ran, a call that starts and finishes, a call a crash interrupted.
+ */
+export type DurableToolEvent = Extract<ShellEvent, { type: 'tool.refused' | 'tool.started' | 'tool.finished' | 'tool.interrupted' }>;
+
+/**
+ * An event of a durable turn, as subscribers get it: the core's progress events at least once,
+ * the tool events once (see docs/durable.md).
+ */
 export interface DurableEvent {
   sessionId: string;
   turnId: string;
-  /** The event's place in its turn: a replay delivers the same event with the same number again. */
+  /** The event's place in its turn: a replay that delivers an event again gives it the same number. */
   seq: number;
-  event: ProgressEvent;
+  event: ProgressEvent | DurableToolEvent;
 }
 
 const ms = z.number().int().positive();
@@ -52,8 +61,10 @@ export const DurableAgentOptions = z.strictObject({
   sessionLog: fn<(sessionId: string) => SessionLog | Promise<SessionLog>>('a function (sessionId) => SessionLog').optional(),
   /**
    * Progress events, at least once: a replay delivers the events of the steps it replays again,
-   * with the same `seq`. It may be async; nothing waits for it, and a throw or a rejection is a
-   * warning in the worker's log, never a fault of the turn.
+   * with the same `seq`; the tool events of each call (`tool.refused`, `tool.started`,
+   * `tool.finished`, `tool.interrupted`) once, not again on a replay. It may be async; nothing
+   * waits for it, and a throw or a rejection is a warning in the worker's log, never a fault of
+   * the turn.
    */
   onEvent: fn<(event: DurableEvent) => void>('a function (event) => void').optional(),
   /**

@@ -1,9 +1,9 @@
 import type { ApprovalDecision, Entry, IgnoredNote, TurnOutcome, TurnSnapshot } from '@tiller/core';
-import { defineTool } from '@tiller/shell';
+import { type AgentEvent, defineTool } from '@tiller/shell';
 import { scriptedModel } from '@tiller/testing';
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { connect, dropMessages, type DurableEvent, type DurableSession, type PostResult, serve, type ServeOptions, type TurnEngine, type TurnMessage, type Worker } from './index.js';
+import { connect, dropMessages, type DurableEvent, type DurableSession, type DurableToolEvent, type PostResult, serve, type ServeOptions, type TurnEngine, type TurnMessage, type Worker } from './index.js';
 
 describe('public types', () => {
   it('serve takes the shell\'s tools and models and gives a worker', () => {
@@ -32,6 +32,12 @@ describe('public types', () => {
     void ((result: Extract<PostResult, { delivered: 'turn' }>) => result.note);
     expectTypeOf(dropMessages).parameters.toEqualTypeOf<[snapshot: TurnSnapshot, messages: readonly TurnMessage[]]>();
     expectTypeOf(dropMessages).returns.toEqualTypeOf<IgnoredNote[]>();
+  });
+
+  it('onEvent gets the shell\'s events of each tool call beside the core\'s progress events', () => {
+    expectTypeOf<Extract<DurableEvent['event'], { type: DurableToolEvent['type'] }>>().toEqualTypeOf<DurableToolEvent>();
+    expectTypeOf<DurableToolEvent['type']>().toEqualTypeOf<'tool.refused' | 'tool.started' | 'tool.finished' | 'tool.interrupted'>();
+    expectTypeOf<Extract<DurableToolEvent, { type: 'tool.refused' }>>().toEqualTypeOf<Extract<AgentEvent, { type: 'tool.refused' }>>();
   });
 
   it('an engine gets the blocking effects but the approval, which the driver waits on itself', () => {

@@ -3,7 +3,7 @@ import './promise-with-resolvers.js';
 
 export { driveTurn, dropMessages, type ApprovalWake, type DrivenTurn, type DriveTurnOptions, type TurnEngine } from './drive-turn.js';
 export type { TurnMessage } from './turn-message.js';
-export { DurableAgentOptions, type DurableEvent, type ResolvedDurableOptions } from './durable-options.js';
+export { DurableAgentOptions, type DurableEvent, type DurableToolEvent, type ResolvedDurableOptions } from './durable-options.js';
 export { serve, durableServices, type ServeOptions, type Worker } from './serve.js';
 export { connect, type ConnectOptions, type DurableClient, type DurableSession, type StartedTurn } from './client.js';
 export type { ParkedApproval, RunningTurn, TurnRequest } from './session-object.js';

@@ -6,7 +6,7 @@ import type { ApprovalWake, TurnEngine } from './drive-turn.js';
 import { deliverEvent } from './deliver-event.js';
 import { runToolsDurably } from './durable-tools.js';
 import { type InboxObject, messageSignal } from './inbox-object.js';
-import type { ResolvedDurableOptions } from './durable-options.js';
+import type { DurableToolEvent, ResolvedDurableOptions } from './durable-options.js';
 import type { TurnLog } from './state-log.js';
 import type { TurnMessage } from './turn-message.js';
 
@@ -42,6 +42,18 @@ export function restateEngine(init: RestateEngineInit): RestateEngine {
   // One handle per message number, made once: a wake by the timer leaves it for the next wait.
   const signals = new Map<number, restate.RestatePromise<TurnMessage | undefined>>();
 
+
+  /**
+   * A tool event is told once: its number is taken on every replay, so the numbers stay those of
+   * the first run, but it is delivered only once the turn runs past what its journal holds. The
+   * SDK's phase decides nothing the journal records, only whether the host hears it (as it does
+   * for `ctx.console`).
+   */
+  const tell = (event: DurableToolEvent | null) => {
+    const number = seq++;
+    if (!event || !(ctx as unknown as restate.internal.ContextInternal).isProcessing()) return;
+    deliverEvent(ctx, options.onEvent, { sessionId: ctx.key, turnId: init.turnId, seq: number, event });
+  };
 
   /** The token ledger over the log, made when first asked for, then kept in step with it (the log only grows). */
   let ledger: TokenLedger | undefined;
@@ -102,7 +114,7 @@ export function restateEngine(init: RestateEngineInit): RestateEngine {
         case 'call_llm':
           return callLlm(effect);
         case 'run_tools':
-          return runToolsDurably(effect, { ctx, tools: options.tools, policy: options.policy, limits: options.limits, signal: controller.signal });
+          return runToolsDurably(effect, { ctx, tools: options.tools, policy: options.policy, limits: options.limits, signal: controller.signal, tell });
         default: {
           const unknown: never = effect;
           throw new TypeError(`unknown blocking effect ${JSON.stringify(unknown)}`);

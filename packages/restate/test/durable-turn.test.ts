@@ -113,6 +113,11 @@ describe('a durable turn on Restate', () => {
     for (let seq = 0; seq <= last; seq++) expect(bySeq.get(seq)?.size, `event ${seq} delivered, always as the same event`).toBe(1);
     expect([...bySeq.get(last)!]).toEqual(['turn.ended']);
     expect(events.length).toBeGreaterThan(last + 1);
+    // Each call's own events came once, the interrupted round's as the turn settled it: `work` interrupted, `lookup` finished on its second run.
+    const toolEvents = events.flatMap(([, id]) => (/\/tool\.[a-z]+:/.test(id) ? [id.split('/')[2]!] : []));
+    expect(new Set(toolEvents).size).toBe(toolEvents.length);
+    expect(toolEvents.filter((e) => e.endsWith(':r5-a') || e.endsWith(':r5-b'))).toEqual(['tool.started:r5-a', 'tool.started:r5-b', 'tool.interrupted:r5-a', 'tool.finished:r5-b']);
+    expect(toolEvents).toHaveLength(2 * 2 * ROUNDS);
   });
 
   it('makes a model call again when the worker is killed during it: model calls are at least once, tools still once', async () => {
@@ -152,6 +157,36 @@ describe('a durable turn on Restate', () => {
     expectValidTranscript(entries);
     expect(textOf(resultOf(entries, 'r2-deploy'))).toBe('deployed');
     expect(await session.pendingApprovals()).toBeNull();
+  });
+
+  it("tells each call's tool events once, as the shell does, even when another worker replays the turn", async () => {
+    const session = cluster.client.session('tool-events');
+    const turn = await session.start(plan({ rounds: 4, refuseRound: 1, approveRound: 2 }));
+    await waitFor('the turn to wait for an approval', async () => (await session.pendingApprovals()) ?? undefined);
+    const [, , pid] = (await cluster.log()).find(([w, id]) => w === 'model' && id === '2')!;
+    // The other worker replays the turn from its start: every event before the approval again, but no tool event.
+    await cluster.kill(pid);
+    expect(await session.approve({ toolCallId: 'r2-deploy', decision: 'allow' })).toEqual({ delivered: 'turn' });
+    expect(await turn.outcome()).toMatchObject({ status: 'completed', iterations: 4 });
+
+    const events = (await cluster.log()).filter(([w, id]) => w === 'event' && id.startsWith(`${turn.turnId}/`)).map(([, id]) => id.split('/').slice(1).join('/'));
+    const toolEvents = events.filter((e) => /^\d+\/tool\.(refused|started|finished|interrupted):/.test(e));
+    const calls = ['r0-a', 'r0-b', 'r1-a', 'r1-b', 'r2-deploy', 'r3-a', 'r3-b'];
+    expect(toolEvents.map((e) => e.split('/')[1]).sort()).toEqual(
+      ['tool.refused:r1-nope', ...calls.flatMap((id) => [`tool.started:${id}`, `tool.finished:${id}`])].sort(),
+    );
+    // In the shell's order: the batch's refusals, then each call's start before its finish, inside the batch's tools.started and tools.finished.
+    const seqOf = (what: string) => Number(events.find((e) => e.endsWith(`/${what}`))!.split('/')[0]);
+    expect(seqOf('tool.refused:r1-nope')).toBeLessThan(seqOf('tool.started:r1-a'));
+    for (const id of calls) expect(seqOf(`tool.started:${id}`)).toBeLessThan(seqOf(`tool.finished:${id}`));
+    expect(seqOf('tools.started')).toBeLessThan(seqOf('tool.started:r0-a'));
+    expect(seqOf('tool.finished:r0-b')).toBeLessThan(seqOf('tools.finished'));
+    // The core's events of the replayed part came again, with the same numbers: the turn did replay.
+    const coreEvents = events.filter((e) => !toolEvents.includes(e));
+    expect(coreEvents.filter((e) => e.endsWith('/tools.started')).length).toBeGreaterThan(new Set(coreEvents.filter((e) => e.endsWith('/tools.started'))).size);
+    const entries = await session.entries();
+    expectValidTranscript(entries);
+    expect(textOf(resultOf(entries, 'r1-nope'))).toContain('Unknown tool "nope"');
   });
 
   it('delivers a steer sent during a tool at the boundary after that batch', async () => {

@@ -27,7 +27,7 @@ export { modelSummarizer } from './model/model-summarizer.js';
 // Tools.
 export { defineTool, type Tool, type ToolContext, type ToolDefinition, type ToolOutput } from './tools/define-tool.js';
 export type { PolicyDecision, ToolPolicy } from './tools/policy.js';
-export type { ToolRefusalReason } from './tools/tool-refusal.js';
+export type { ToolRefusal, ToolRefusalReason } from './tools/tool-refusal.js';
 
 // The journal.
 export { JOURNAL_VERSION, type JournalHeader, type JournalLine } from './journal/journal-format.js';

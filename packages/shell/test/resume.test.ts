@@ -88,6 +88,47 @@ describe('resumeAgent after a crash', () => {
     expect(resumed.session.path().map((e) => e.id)).toEqual(resumed.snapshot.context.entries.toArray().map((e) => e.id));
   });
 
+  it('tells a refusal once: a call refused before the crash is not refused again after the resume, and stays refused', async () => {
+    const before: string[] = [];
+    const journal = memoryJournal();
+    const agent = createAgent({
+      model: scriptedModel([
+        {
+          toolCalls: [
+            { id: 'u', name: 'nope', args: {} },
+            { id: 'd', name: 'fetch', args: {} },
+            { id: 'w', name: 'write', args: {} },
+          ],
+        },
+      ]),
+      tools: [hangs('write', false, before), hangs('fetch', true, before)],
+      policy: (call) => (call.name === 'fetch' ? { decision: 'deny', rationale: 'not before the crash' } : { decision: 'allow' }),
+      journal,
+    });
+    const refusedBefore: string[] = [];
+    agent.subscribe((e) => e.type === 'tool.refused' && refusedBefore.push(e.toolCallId));
+    void agent.prompt('three calls');
+    await nextEvent(agent, 'tool.started');
+    await new Promise((r) => setTimeout(r, 5));
+    expect(refusedBefore).toEqual(['u', 'd']);
+    const crashed = afterCrash(agent, journal);
+    await agent.close();
+
+    const after: string[] = [];
+    const model = scriptedModel([{ text: 'recovered' }]);
+    const events: AgentEvent[] = [];
+    // The resumed agent's policy would allow the call denied before the crash: the host was told it was refused, so it stays refused.
+    const resumed = await resumeAgent({ model, tools: [finishes('write', false, after), finishes('fetch', true, after)], policy: () => ({ decision: 'allow' }), ...crashed, listener: (e) => events.push(e) });
+    expect(await resumed.idle()).toMatchObject({ status: 'completed' });
+    expect(events.filter((e) => e.type === 'tool.refused')).toEqual([]);
+    expect(after).toEqual([]);
+    expect(model.requests[0]!.messages.filter((m) => m.role === 'toolResult')).toMatchObject([
+      { toolCallId: 'u', isError: true, content: [{ text: expect.stringContaining('Unknown tool "nope"') }] },
+      { toolCallId: 'd', isError: true, content: [{ text: expect.stringContaining('not before the crash') }] },
+      { toolCallId: 'w', isError: true, content: [{ text: expect.stringMatching(/was interrupted.*not run again/) }] },
+    ]);
+  });
+
   it('keeps a parked approval waiting', async () => {
     const journal = memoryJournal();
     const { echo } = recordingTools();

@@ -146,3 +146,20 @@ describe('readJournal: a run of version 1', () => {
     expect(replay.steps).toHaveLength(segment.inputs.length);
   });
 });
+
+describe('readJournal: a batch with a refused call', () => {
+  it('reads the shell\'s tool.refused line without a problem, and the refused call\'s result from the batch\'s answer', async () => {
+    const { createAgent, memoryJournal } = await import('@tiller/shell');
+    const { scriptedModel } = await import('@tiller/testing');
+    const journal = memoryJournal();
+    const agent = createAgent({ model: scriptedModel([{ toolCalls: [{ id: 'u', name: 'nope', args: {} }] }, { text: 'done' }]), journal });
+    await agent.prompt('go');
+    await agent.close();
+    const text = `${journal.lines.map((line) => JSON.stringify(line)).join('\n')}\n`;
+    expect(text).toContain('"type":"tool.refused"');
+    const read = readJournal(text);
+    expect(read.problems).toEqual([]);
+    const done = read.segments[0]!.inputs.find((i) => i.input.type === 'tools.done')!.input as unknown as { results: Array<{ toolCallId: string; isError: boolean }> };
+    expect(done.results).toMatchObject([{ toolCallId: 'u', isError: true }]);
+  });
+});

@@ -191,6 +191,9 @@ export function appendJournalLine(journal: ParsedJournal, text: string, options:
       segment.tools.set(toolCallId, run);
       return segment;
     }
+    case 'tool.refused':
+      // The refusal's message is the call's result, which the batch's `tools.done` input carries too.
+      return segment;
     default:
       return problem(`unknown line type ${JSON.stringify(value.type)}`);
   }

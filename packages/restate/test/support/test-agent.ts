@@ -11,19 +11,20 @@ export const ROUNDS = 12;
  * The agent every test worker serves. Its model is a function of the request, not of how many
  * calls this process made, so a turn that moves to another worker goes on where it was: round
  * n (the assistant messages so far) asks for two `work` calls that sleep what the user's prompt
- * says, or asks for approval of `deploy`, or answers. `work` is not idempotent, `lookup` is.
- * Progress events are logged too (`event <turn>/<seq>/<type>`).
+ * says (and, in the refused round, one to a tool it does not have), or asks for approval of
+ * `deploy`, or answers. `work` is not idempotent, `lookup` is.
+ * Progress events are logged too (`event <turn>/<seq>/<type>`, `<type>:<call id>` for a tool call's own).
  */
 export function testAgent(log: (line: string) => void, sleep: (ms: number, value: undefined, options: { signal: AbortSignal }) => Promise<unknown>): Omit<ServeOptions, 'port'> {
   const plan = (messages: Message[]) => {
     const prompt = messages.find((m) => m.role === 'user');
     const text = typeof prompt?.content === 'string' ? prompt.content : '';
-    return JSON.parse(text) as { rounds: number; slowRound?: number; slowMs?: number; approveRound?: number; slowModelRound?: number };
+    return JSON.parse(text) as { rounds: number; slowRound?: number; slowMs?: number; approveRound?: number; slowModelRound?: number; refuseRound?: number };
   };
   const reply = (request: { messages: Message[] }): ScriptedCall => {
     const round = request.messages.filter((m) => m.role === 'assistant').length;
     log(`model ${round}`);
-    const { rounds, slowRound, slowMs = 4_000, approveRound, slowModelRound } = plan(request.messages);
+    const { rounds, slowRound, slowMs = 4_000, approveRound, slowModelRound, refuseRound } = plan(request.messages);
     const steers = request.messages.filter((m) => m.role === 'user').length - 1;
     if (round >= rounds) return { text: `done after ${round} rounds, ${steers} steers` };
     if (round === approveRound) return { toolCalls: [{ id: `r${round}-deploy`, name: 'deploy', args: {} }] };
@@ -35,6 +36,8 @@ export function testAgent(log: (line: string) => void, sleep: (ms: number, value
       toolCalls: [
         { id: `r${round}-a`, name: 'work', args: { ms } },
         { id: `r${round}-b`, name: round === slowRound ? 'lookup' : 'work', args: { ms } },
+        // The refused round's third call is to a tool the agent does not have.
+        ...(round === refuseRound ? [{ id: `r${round}-nope`, name: 'nope', args: {} }] : []),
       ],
     };
   };
@@ -74,7 +77,7 @@ export function testAgent(log: (line: string) => void, sleep: (ms: number, value
   return {
     model: scriptedModel(Array.from({ length: 1_000 }, () => reply)),
     tools: [work, lookup, deploy],
-    onEvent: ({ turnId, seq, event }) => log(`event ${turnId}/${seq}/${event.type}`),
+    onEvent: ({ turnId, seq, event }) => log(`event ${turnId}/${seq}/${event.type}${'toolCallId' in event ? `:${event.toolCallId}` : ''}`),
     policy: (call) => (call.name === 'deploy' ? { decision: 'ask' } : { decision: 'allow' }),
     limits: { approvalTimeoutMs: 60_000, toolTimeoutMs: 30_000 },
   };

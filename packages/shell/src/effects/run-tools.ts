@@ -6,8 +6,8 @@ import type { EffectContext } from './effect-context.js';
 /**
  * `run_tools`: the batch goes through the policy and the checks, then runs (see `runToolBatch`).
  * Each call is journaled before it starts and when it finishes, so a resume knows which calls ran.
- * A call refused before it could run is told as `tool.refused` (not journaled: planning it again
- * refuses it again).
+ * A call refused before it could run is journaled, then told as `tool.refused`: a resume keeps it
+ * refused (a policy asked again might not refuse it) and does not tell it again.
  * Answers with the results, or with the calls the policy wants the host to decide.
  */
 export async function runTools(
@@ -35,7 +35,9 @@ export async function runTools(
       await shell.journal.toolFinished(batchId, call, outcome);
       shell.publish({ type: 'tool.finished', batchId, toolCallId: call.id, toolName: call.name, isError: outcome.isError, durationMs, at: now() });
     },
-    onRefuse(call, { reason, message }) {
+    async onRefuse(call, refusal) {
+      await shell.journal.toolRefused(batchId, call, refusal);
+      const { reason, message } = refusal;
       shell.publish({ type: 'tool.refused', batchId, toolCallId: call.id, toolName: call.name, reason, message, at: now() });
     },
   });

@@ -1,6 +1,7 @@
 import { ToolOutcome, TurnEvent } from '@tiller/core';
 import { z } from 'zod';
 import { JournalError } from '../errors/journal-error.js';
+import { ToolRefusalReason } from '../tools/tool-refusal.js';
 
 export const JOURNAL_FORMAT = 'tiller.journal';
 /**
@@ -70,7 +71,21 @@ export const JournalToolStarted = z.object({ type: z.literal('tool.started'), ba
 /** A tool call finished with this outcome. */
 export const JournalToolFinished = z.object({ type: z.literal('tool.finished'), batchId: z.string(), toolCallId: z.string(), outcome: ToolOutcome, at: z.string() });
 
-export const JournalLine = z.discriminatedUnion('type', [JournalHeader, JournalInput, JournalToolStarted, JournalToolFinished]);
+/**
+ * A call of the batch was refused before anything ran, and the host is about to be told
+ * (`tool.refused`): a resume keeps it refused with this message and does not tell it again. Added
+ * in version 3 without a new version: journals without such lines read as before.
+ */
+export const JournalToolRefused = z.object({
+  type: z.literal('tool.refused'),
+  batchId: z.string(),
+  toolCallId: z.string(),
+  reason: ToolRefusalReason,
+  message: z.string(),
+  at: z.string(),
+});
+
+export const JournalLine = z.discriminatedUnion('type', [JournalHeader, JournalInput, JournalToolStarted, JournalToolFinished, JournalToolRefused]);
 export type JournalLine = z.infer<typeof JournalLine>;
 
 /** The segments of a journal, in order: each an agent's run, its header first. */

@@ -2,6 +2,7 @@ import type { Effect, ToolCallPart, ToolOutcome, TurnEvent } from '@tiller/core'
 import { now } from '../clock.js';
 import { effectDigest, effectsHash } from '@tiller/core';
 import { withinWriteLimit } from '../runtime/write-limit.js';
+import type { ToolRefusal } from '../tools/tool-refusal.js';
 import type { JournalHeader } from './journal-format.js';
 import type { JournalStore } from './journal-store.js';
 
@@ -12,6 +13,8 @@ export interface JournalWriter {
   /** Written before the tool runs: after a crash, a started call without a finish was interrupted. */
   toolStarted(batchId: string, call: ToolCallPart): Promise<void>;
   toolFinished(batchId: string, call: ToolCallPart, outcome: ToolOutcome): Promise<void>;
+  /** Written before the host is told of the refusal: a resume keeps the call refused and tells no one again. */
+  toolRefused(batchId: string, call: ToolCallPart, refusal: ToolRefusal): Promise<void>;
   /** The agent starts over from another base (the log moved between turns): the next line opens a segment with `header`. */
   segment(header: JournalHeader): void;
   close(): Promise<void>;
@@ -25,6 +28,7 @@ export const noJournal: JournalWriter = {
   input: async () => undefined,
   toolStarted: async () => undefined,
   toolFinished: async () => undefined,
+  toolRefused: async () => undefined,
   segment: () => undefined,
   close: async () => undefined,
 };
@@ -49,6 +53,7 @@ export function createJournalWriter(store: JournalStore, header: JournalHeader |
     input: (input, effects) => write({ type: 'input', seq: seq++, input, effects: effects.map(effectDigest), hash: effectsHash(effects) }),
     toolStarted: (batchId, call) => write({ type: 'tool.started', batchId, toolCallId: call.id, at: now() }),
     toolFinished: (batchId, call, outcome) => write({ type: 'tool.finished', batchId, toolCallId: call.id, outcome, at: now() }),
+    toolRefused: (batchId, call, { reason, message }) => write({ type: 'tool.refused', batchId, toolCallId: call.id, reason, message, at: now() }),
     segment(header) {
       // A header not written yet (no input since it was set) is replaced: a segment is never empty.
       pendingHeader = header;

@@ -13,15 +13,20 @@ const read = defineTool({ name: 'read', description: 'reads', input: z.object({ 
 const write = defineTool({ name: 'write', description: 'writes', input: z.object({ path: z.string() }), sequential: true, execute: () => ++ran });
 
 describe('planToolBatch', () => {
-  it('runs nothing, settles unknown tools and bad arguments with error results, and marks the rest to run', async () => {
+  it('runs nothing, refuses unknown tools and bad arguments with the reason and the error result, and marks the rest to run', async () => {
     const plan = await planToolBatch(batch([call('a', 'read', { path: 'x' }), call('b', 'nope'), call('c', 'read', { path: 3 })]), { tools: [read] });
     expect(ran).toBe(0);
     if (plan.kind !== 'run') throw new Error('expected a plan that runs');
-    expect(plan.calls.map((c) => c.kind)).toEqual(['run', 'settled', 'settled']);
+    expect(plan.calls.map((c) => c.kind)).toEqual(['run', 'refused', 'refused']);
     expect(plan.calls.map((c) => c.call.id)).toEqual(['a', 'b', 'c']);
     const [, unknown, invalid] = plan.calls;
     expect(unknown).toMatchObject({ outcome: { toolCallId: 'b', isError: true, content: [{ text: expect.stringContaining('Unknown tool "nope". The tools available are: read') }] } });
     expect(invalid).toMatchObject({ outcome: { toolCallId: 'c', isError: true, content: [{ text: expect.stringContaining('Invalid arguments for tool "read"') }] } });
+    // The refusal a durable engine tells its host, as the shell's tool.refused tells it: the message is the result the model reads.
+    for (const [refused, reason] of [[unknown, 'unknown_tool'], [invalid, 'invalid_arguments']] as const) {
+      if (refused?.kind !== 'refused') throw new Error('expected a refused call');
+      expect(refused.refusal).toEqual({ reason, message: (refused.outcome.content[0] as { text: string }).text });
+    }
     expect(plan.concurrency).toBe(4);
     expect(JSON.parse(JSON.stringify(plan))).toEqual(plan);
   });
@@ -37,7 +42,7 @@ describe('planToolBatch', () => {
     asked.length = 0;
     const decided = await planToolBatch(batch(calls, [{ toolCallId: 'b', decision: 'deny', rationale: 'not today' }]), { tools: [read, write], policy });
     expect(asked).toEqual(['a']);
-    expect(decided).toMatchObject({ kind: 'run', calls: [{ kind: 'run' }, { kind: 'settled', outcome: { isError: true, content: [{ text: expect.stringContaining('not today') }] } }] });
+    expect(decided).toMatchObject({ kind: 'run', calls: [{ kind: 'run' }, { kind: 'refused', refusal: { reason: 'denied', message: expect.stringContaining('not today') }, outcome: { isError: true, content: [{ text: expect.stringContaining('not today') }] } }] });
   });
 
   it('denies what a throwing policy was asked, and plans one at a time when a sequential tool runs', async () => {
@@ -49,7 +54,7 @@ describe('planToolBatch', () => {
       },
       limits: { maxToolConcurrency: 8 },
     });
-    expect(plan).toMatchObject({ kind: 'run', concurrency: 1, calls: [{ kind: 'settled', outcome: { content: [{ text: expect.stringContaining('policy down') }] } }, { kind: 'run' }] });
+    expect(plan).toMatchObject({ kind: 'run', concurrency: 1, calls: [{ kind: 'refused', refusal: { reason: 'denied' }, outcome: { content: [{ text: expect.stringContaining('policy down') }] } }, { kind: 'run' }] });
   });
 
   it('takes maxToolConcurrency from the limits, and names a bad limit', async () => {

@@ -1,7 +1,8 @@
 import type { ToolCallPart, ToolOutcome } from '@tiller/core';
 import { type AgentLimits, resolveLimits } from '../agent/agent-options.js';
 import type { Tool } from '../tools/define-tool.js';
-import { planCalls, runCall } from '../tools/run-tool-batch.js';
+import { planCalls } from '../tools/plan-call.js';
+import { runCall } from '../tools/run-call.js';
 
 /** How `runToolCall` runs a call. */
 export interface ToolCallOptions {

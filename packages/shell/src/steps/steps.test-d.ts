@@ -1,6 +1,7 @@
 import type { CallLlmEffect, RunToolsEffect, ToolCallPart, ToolOutcome, TurnEvent, TurnEventOf } from '@tiller/core';
 import { describe, expectTypeOf, it } from 'vitest';
 import {
+  type AgentEvent,
   type AgentLimits,
   type ModelCallAnswer,
   type ModelCallEvent,
@@ -14,6 +15,7 @@ import {
   type ToolBatchPlan,
   type ToolBatchPlanOptions,
   type ToolCallOptions,
+  type ToolRefusalReason,
 } from '../index.js';
 
 describe('the steps a durable engine runs', () => {
@@ -39,7 +41,11 @@ describe('the steps a durable engine runs', () => {
     expectTypeOf<ToolBatchPlan['kind']>().toEqualTypeOf<'ask' | 'run'>();
     expectTypeOf<Extract<ToolBatchPlan, { kind: 'ask' }>['toolCallIds']>().toEqualTypeOf<string[]>();
     expectTypeOf<Extract<ToolBatchPlan, { kind: 'run' }>['calls']>().toEqualTypeOf<PlannedToolCall[]>();
-    expectTypeOf<Extract<PlannedToolCall, { kind: 'settled' }>['outcome']>().toEqualTypeOf<ToolOutcome>();
+    expectTypeOf<PlannedToolCall['kind']>().toEqualTypeOf<'refused' | 'run'>();
+    expectTypeOf<Extract<PlannedToolCall, { kind: 'refused' }>['outcome']>().toEqualTypeOf<ToolOutcome>();
+    // What the shell's tool.refused event carries, for a durable engine to tell its host the same.
+    expectTypeOf<Extract<PlannedToolCall, { kind: 'refused' }>['refusal']>().toEqualTypeOf<{ reason: ToolRefusalReason; message: string }>();
+    expectTypeOf<Extract<PlannedToolCall, { kind: 'refused' }>['refusal']['reason']>().toEqualTypeOf<Extract<AgentEvent, { type: 'tool.refused' }>['reason']>();
     expectTypeOf<PlannedToolCall['call']>().toEqualTypeOf<ToolCallPart>();
     expectTypeOf(runToolCall).parameters.toEqualTypeOf<[ToolCallPart, ToolCallOptions]>();
     expectTypeOf(runToolCall).returns.resolves.toEqualTypeOf<ToolOutcome>();
