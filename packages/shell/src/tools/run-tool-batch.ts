@@ -25,6 +25,8 @@ export interface ToolBatchOptions {
   onFinish?: ((call: ToolCallPart, outcome: ToolOutcome, durationMs: number) => Promise<void>) | undefined;
   /** Told of each call refused before it could run, once the batch has nothing left to ask, before any call runs. */
   onRefuse?: ((call: ToolCallPart, refusal: ToolRefusal) => void) | undefined;
+  /** Told of each throw (or rejection) of an abort listener a tool added to its signal; it cannot end the process. */
+  onListenerError?: ((call: ToolCallPart, error: unknown) => void) | undefined;
 }
 
 export type ToolBatchResult = { kind: 'ask'; toolCallIds: string[] } | { kind: 'done'; results: ToolOutcome[] };
@@ -43,7 +45,7 @@ export type CallPlan =
 export type PlanOptions = Pick<ToolBatchOptions, 'calls' | 'decisions' | 'tools' | 'policy' | 'signal' | 'settled'>;
 
 /** The options running a planned call reads. */
-export type RunCallOptions = Pick<ToolBatchOptions, 'signal' | 'defaultTimeoutMs' | 'maxOutputChars' | 'onStart' | 'onFinish'>;
+export type RunCallOptions = Pick<ToolBatchOptions, 'signal' | 'defaultTimeoutMs' | 'maxOutputChars' | 'onStart' | 'onFinish' | 'onListenerError'>;
 
 /**
  * One batch of tool calls: checks each (known tool, valid arguments), applies decisions and the
@@ -190,7 +192,7 @@ async function execute(tool: Tool, call: ToolCallPart, args: unknown, options: R
   const turn = options.signal;
   if (turn.aborted) return abortedOutcome(call);
   const timeoutMs = tool.timeoutMs ?? options.defaultTimeoutMs;
-  const work = workSignal(turn);
+  const work = workSignal(turn, (error) => options.onListenerError?.(call, error));
   const timer = setTimeout(() => work.stop(new DOMException(`the call did not finish within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
   const context: ToolContext = { toolCallId: call.id, signal: work.signal };
   try {
