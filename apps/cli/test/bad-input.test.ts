@@ -1,9 +1,10 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tillerInProcess } from './in-process.js';
 import { spawn } from 'node:child_process';
+import { createSessionLog, JsonlStore } from '@tiller/session';
 import { repoRoot, tiller, tillerCommand } from './tiller.js';
 
 // Each case starts a real node process; several run at once.
@@ -68,6 +69,22 @@ describe('bad input gives one line on stderr and a documented exit code', () => 
     expect(run.code, run.stderr).toBe(code);
     expectOneLine(run.stderr, message);
     expect(run.stdout).toBe('');
+  });
+});
+
+describe('--fork beside a journal of another version', () => {
+  it('is refused before anything is written, naming both versions', async () => {
+    const sessionFile = join(dir, 'forked.jsonl');
+    const log = createSessionLog(await JsonlStore.open(sessionFile, { create: true }));
+    await log.append([{ id: 'q1', parentId: null, at: '2026-01-01T00:00:00.000Z', kind: 'message', message: { role: 'user', content: 'first question' } }]);
+    await log.close();
+    const journalFile = join(dir, 'forked.journal.jsonl');
+    await writeFile(journalFile, `${JSON.stringify({ type: 'header', format: 'tiller.journal', version: 4 })}\n`);
+    const before = { session: await readFile(sessionFile, 'utf8'), journal: await readFile(journalFile, 'utf8') };
+    const run = await tillerInProcess(['run', '--base-url', 'http://127.0.0.1:9/v1', '--session', sessionFile, '--fork', 'q1', 'hi']);
+    expect(run.code, run.stderr).toBe(3);
+    expectOneLine(run.stderr, /^tiller run: .*forked\.journal\.jsonl:1: the journal is in version 4 of tiller\.journal; this shell reads version 3 only/);
+    expect({ session: await readFile(sessionFile, 'utf8'), journal: await readFile(journalFile, 'utf8') }).toEqual(before);
   });
 });
 

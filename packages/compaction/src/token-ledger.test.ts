@@ -1,8 +1,8 @@
 import type { CompactionEntry, Entry } from '@tiller/core';
-import { buildContext, entryMessage } from '@tiller/core';
+import { buildContext, collectContext, entryMessage, repairTranscript } from '@tiller/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { assistant, call, type Draft, extend, label, pathOf, result, usage, user, words } from '../test/paths.js';
+import { assistant, call, type Draft, extend, hostNote, label, pathOf, result, usage, user, words } from '../test/paths.js';
 import { calculateContextTokens, estimateTokens, trustedUsage } from './estimate-tokens.js';
 import { lastCompactionIndex } from './path-scan.js';
 import type { TokenCounter } from './token-counter.js';
@@ -102,5 +102,87 @@ describe('TokenLedger', () => {
     expect(ledger.anchored).toBe(false);
     expect(ledger.tokens).toBe(buildContext(path).reduce((sum, m) => sum + estimateTokens(m), 0));
     expect(ledger.tokens).toBeLessThan(1000);
+  });
+
+  describe('on a damaged path whose repair moves a message (a note between a call and its result, a compaction between them)', () => {
+    // The compaction keeps the call and the note but not the result, which follows it: what is sent
+    // is the call, its result, then the note (repairTranscript's moved_message), and nothing more.
+    const damaged = pathOf(
+      user(words(40), 'u1'),
+      assistant([call('c1', 'read', { path: 'a' })], { id: 'a1' }),
+      hostNote(words(25), 'n1'),
+      { kind: 'compaction', summary: words(30), firstKeptEntryId: 'u1', tokensBefore: 1_000 },
+      result('c1', words(60), 'read', 'r1'),
+    );
+    const sent = (path: readonly Entry[]) => buildContext(path).reduce((sum, m) => sum + estimateTokens(m), 0);
+
+    it('the repair moves the note after the result and adds nothing', () => {
+      const roles = buildContext(damaged).map((m) => (m.role === 'toolResult' ? `result ${m.toolCallId}` : m.role));
+      expect(roles).toEqual(['user', 'user', 'assistant', 'result c1', 'user']);
+    });
+
+    it('counts what buildContext sends, loaded at once or fed entry by entry', () => {
+      const fed = createTokenLedger();
+      fed.appendAll(damaged);
+      expect(createTokenLedger(damaged).tokens).toBe(sent(damaged));
+      expect(fed.tokens).toBe(sent(damaged));
+    });
+
+    it('counts what is sent on any path whose only repairs are moves (calls, results, notes and compactions in any order)', () => {
+      // Drafts in any order: a note can land inside a batch, a compaction between a call and its result.
+      const step = fc.oneof(
+        fc.nat(60).map((n) => ({ kind: 'user' as const, n })),
+        fc.record({ n: fc.nat(40), calls: fc.nat(2) }).map((a) => ({ kind: 'assistant' as const, ...a })),
+        fc.nat(80).map((n) => ({ kind: 'result' as const, n })),
+        fc.nat(30).map((n) => ({ kind: 'note' as const, n })),
+        fc.nat(20).map((back) => ({ kind: 'compaction' as const, back })),
+      );
+      let moves = 0;
+      fc.assert(
+        fc.property(fc.array(step, { minLength: 3, maxLength: 14 }), (steps) => {
+          let path: Entry[] = [];
+          let open: string[] = [];
+          for (const s of steps) {
+            switch (s.kind) {
+              case 'user':
+                path = extend(path, user(words(s.n + 1)));
+                break;
+              case 'assistant':
+                open = Array.from({ length: s.calls }, (_, k) => `c${path.length}-${k}`);
+                path = extend(path, assistant([{ type: 'text', text: words(s.n) }, ...open.map((id) => call(id, 'read', { path: id }))]));
+                break;
+              case 'result':
+                if (open.length > 0) path = extend(path, result(open.shift()!, words(s.n)));
+                break;
+              case 'note':
+                path = extend(path, hostNote(words(s.n + 1)));
+                break;
+              case 'compaction':
+                if (path.length > 0) path = extend(path, { kind: 'compaction', summary: words(10), firstKeptEntryId: path[Math.max(0, path.length - 1 - s.back)]!.id, tokensBefore: 0 });
+                break;
+              default: {
+                const unknown: never = s;
+                throw new TypeError(`unknown step ${JSON.stringify(unknown)}`);
+              }
+            }
+          }
+          const repairs = repairTranscript(collectContext(path)).repairs;
+          fc.pre(repairs.every((r) => r.kind === 'moved_message'));
+          if (repairs.length > 0) moves++;
+          const fed = createTokenLedger();
+          fed.appendAll(path);
+          expect(createTokenLedger(path).tokens).toBe(sent(path));
+          expect(fed.tokens).toBe(sent(path));
+        }),
+        { numRuns: 2_000 },
+      );
+      // The property reached paths with a move, not only valid ones.
+      expect(moves).toBeGreaterThan(50);
+    });
+
+    it('counts what is sent with no note too: a result that follows the compaction answers the call it kept', () => {
+      const path = damaged.filter((e) => e.id !== 'n1').map((e) => (e.id === 'a1' ? e : e.parentId === 'n1' ? { ...e, parentId: 'a1' } : e));
+      expect(createTokenLedger(path).tokens).toBe(sent(path));
+    });
   });
 });

@@ -1,5 +1,5 @@
 import type { Entry } from '@tiller/core';
-import { buildContext, entryMessage } from '@tiller/core';
+import { collectContext, entryMessage } from '@tiller/core';
 import { calculateContextTokens, estimateMessageTokens, estimateTokens, trustedUsage } from './estimate-tokens.js';
 import { keptStartIndex, lastCompactionIndex } from './path-scan.js';
 import { z } from 'zod';
@@ -133,12 +133,18 @@ class PathLedger implements TokenLedger {
     for (const entry of more) this.append(entry);
   }
 
-  /** Estimate of the context from the compaction at `index`: its summary and what it keeps. */
+  /**
+   * Estimate of the context from the compaction at `index`: its summary and what it keeps, as
+   * collected, not repaired. Repaired on their own, kept entries that end inside a tool batch
+   * (damage: its results come after the compaction) would get a placeholder result for each call
+   * that the whole path, repaired, never sends. Counted unrepaired they add up with the entries
+   * after them to what is sent whenever the repair only moves messages.
+   */
   #afterCompaction(index: number): number {
     // When its first kept entry is not on the path, the compaction keeps nothing but its summary.
     const start = Math.min(keptStartIndex(this.#entries, index), index);
     let total = 0;
-    for (const message of buildContext(this.#entries.slice(start, index + 1))) total += estimateTokens(message, this.#counter);
+    for (const message of collectContext(this.#entries.slice(start, index + 1))) total += estimateTokens(message, this.#counter);
     return total;
   }
 

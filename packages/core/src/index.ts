@@ -29,7 +29,7 @@ export {
 } from './schema/entry.js';
 
 // What the model sees of a session path.
-export { buildContext, entryMessage } from './context/build-context.js';
+export { buildContext, collectContext, entryMessage } from './context/build-context.js';
 export { LOST_CALL_NOTE, LOST_RESULT_NOTE, repairTranscript, type RepairedTranscript, type RepairOptions, type TranscriptRepair } from './context/repair-transcript.js';
 export { branchSummaryMessage, compactionSummaryMessage } from './context/summary-messages.js';
 export { countTurns } from './context/count-turns.js';

@@ -161,10 +161,15 @@ export const runCommand = defineCommand({
 /**
  * The agent over the session: forked from an entry (a new branch), or resumed from the journal (a
  * journal whose last turn never ended means the last run was killed: that turn goes on first).
+ * Either way a journal this shell cannot read is refused before anything is written.
  */
 async function startAgent(settings: AgentOptions & { session: SessionLog; journal: JournalStore }, fork: string | undefined, listener: AgentListener | undefined): Promise<Agent> {
   const { session } = settings;
   if (fork === undefined) return resumeAgent({ ...settings, ...(listener ? { listener } : {}) });
+  // The forked run appends a segment of this version to the journal. One written by another
+  // version is refused here (a JournalError naming both versions), as resuming refuses it, before
+  // anything is written.
+  await settings.journal.read();
   session.branch(resolveEntryId(session.entries().map((e) => e.id), fork, 'run'));
   const agent = createAgent(settings);
   if (listener) agent.subscribe(listener);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Entry } from '../schema/entry.js';
 import type { Message } from '../schema/message.js';
-import { buildContext } from './build-context.js';
+import { buildContext, collectContext } from './build-context.js';
 
 let n = 0;
 const at = '2026-01-01T00:00:00.000Z';
@@ -136,4 +136,18 @@ describe('buildContext', () => {
     );
     expect(texts(buildContext(path))).toEqual([expect.stringContaining('tried y'), 'injected']);
   });
+
+  it('collectContext gives the same messages before repair, in the order the path holds them', () => {
+    const path = chain(
+      user('hi', 'u1'),
+      assistant('a', 'a1'),
+      user('steer', 'n1'),
+      { kind: 'compaction', summary: 'earlier', firstKeptEntryId: 'u1', tokensBefore: 10 },
+      result('c-a', 'ra'),
+    );
+    expect(texts(collectContext(path))).toEqual([expect.stringContaining('earlier'), 'hi', 'thinking|a|toolCall', 'steer', 'ra']);
+    // buildContext moves the steer after the result; nothing is added or dropped.
+    expect(texts(buildContext(path))).toEqual([expect.stringContaining('earlier'), 'hi', 'thinking|a|toolCall', 'ra', 'steer']);
+  });
 });
+

@@ -36,7 +36,14 @@ export function buildContext(path: readonly Entry[], options: RepairOptions = {}
   return repairTranscript(collectContext(path), options).messages;
 }
 
-function collectContext(path: readonly Entry[]): Message[] {
+/**
+ * The messages `buildContext` starts from, in the order the path holds them: the latest
+ * compaction's summary, what it keeps (reshaped as it says), everything after it; not yet
+ * repaired. An estimate that adds messages up as entries are appended (a token ledger) counts
+ * these: a part of the path repaired on its own would be repaired differently once more entries
+ * follow (a call kept by a compaction whose result comes after it).
+ */
+export function collectContext(path: readonly Entry[]): Message[] {
   const compactionAt = findLastCompaction(path);
   if (compactionAt < 0) return collect([], path, 0, path.length, unchanged);
 

@@ -12,8 +12,8 @@ import { describeThrown } from '../describe-thrown.js';
 
 type Answer = TurnEventOf<'llm.done'> | TurnEventOf<'llm.failed'>;
 
-/** What a model call publishes: each attempt's start and end, its deltas, its retries. */
-export type ModelCallEvent = Extract<ShellEvent, { type: 'llm.started' | 'llm.finished' | 'llm.retry' | 'text.delta' | 'thinking.delta' | 'toolcall.delta' }>;
+/** What a model call publishes: each attempt's start and end, its deltas, its retries, and an abort listener of the model's that failed. */
+export type ModelCallEvent = Extract<ShellEvent, { type: 'llm.started' | 'llm.finished' | 'llm.retry' | 'text.delta' | 'thinking.delta' | 'toolcall.delta' | 'shell.error' }>;
 
 /**
  * What a model call reads: the shell's effect context has all of it, and a durable engine's step
@@ -60,7 +60,9 @@ async function attemptModel(effect: CallLlmEffect, shell: ModelCallContext, sign
     shell.partial.begin(effect.id, model.id);
     // Its own signal per attempt (the turn's abort and the attempt's time limits reach it): a
     // stream that timed out is told to stop, the turn goes on.
-    const work = workSignal(signal);
+    const work = workSignal(signal, (error) =>
+      shell.publish({ type: 'shell.error', where: `model ${model.id} abort listener`, message: describeThrown(error), at: now() }),
+    );
     const request = { messages, tools: effect.final ? [] : shell.toolSpecs, system: shell.options.systemPrompt, signal: work.signal };
     try {
       const done = await streamToEnd(() => model.stream(request), effect, shell, work);

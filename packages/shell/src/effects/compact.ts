@@ -3,6 +3,8 @@ import type { MaybeCompactEffect } from '@tiller/core';
 import { now } from '../clock.js';
 import { CompactionPolicyViolatedError } from '../errors/compaction-policy-violated-error.js';
 import { abortable } from '../runtime/abortable.js';
+import { workSignal } from '../runtime/work-signal.js';
+import { describeThrown } from '../describe-thrown.js';
 import type { EffectAnswer, EffectContext } from './effect-context.js';
 
 /**
@@ -23,7 +25,11 @@ export async function compact(effect: MaybeCompactEffect, shell: EffectContext, 
   const { id, midRound, reason, force } = effect;
   shell.publish({ type: 'compaction.started', compactionId: id, midRound, reason, force, tokensBefore, at: now() });
   const { compactor, compactorOptions, hooks } = shell.options;
-  const ctx = { model: shell.model.id, window: shell.model.contextWindow, promptTokens: shell.meter.promptTokens, midRound, force, reason, signal };
+  // The compactor gets a signal of its own, so that an abort listener of its that throws is reported, not fatal.
+  const work = workSignal(signal, (error) =>
+    shell.publish({ type: 'shell.error', where: `compactor ${compactor.name} abort listener`, message: describeThrown(error), at: now() }),
+  );
+  const ctx = { model: shell.model.id, window: shell.model.contextWindow, promptTokens: shell.meter.promptTokens, midRound, force, reason, signal: work.signal };
   const acc = { path: shell.meter.path, ledger: shell.meter.lend() };
   try {
     const run = await abortable(runCompactor(compactor, acc, ctx, { opts: compactorOptions, hooks }), signal);
@@ -37,5 +43,7 @@ export async function compact(effect: MaybeCompactEffect, shell: EffectContext, 
     if (!signal.aborted) throw error;
     // The answer is stale: the abort input is ahead of it.
     return { input: { type: 'compaction.done', id, at: now(), meta: { compacted: false, error: 'the turn was aborted' }, appended: [] } };
+  } finally {
+    work.end();
   }
 }

@@ -1,5 +1,6 @@
 import type { RunToolsEffect, TurnEventOf } from '@tiller/core';
 import { now } from '../clock.js';
+import { describeThrown } from '../describe-thrown.js';
 import { runToolBatch } from '../tools/run-tool-batch.js';
 import type { EffectContext } from './effect-context.js';
 
@@ -34,6 +35,9 @@ export async function runTools(
     async onFinish(call, outcome, durationMs) {
       await shell.journal.toolFinished(batchId, call, outcome);
       shell.publish({ type: 'tool.finished', batchId, toolCallId: call.id, toolName: call.name, isError: outcome.isError, durationMs, at: now() });
+    },
+    onListenerError(call, error) {
+      shell.publish({ type: 'shell.error', where: `tool ${call.name} abort listener`, message: describeThrown(error), at: now() });
     },
     async onRefuse(call, refusal) {
       await shell.journal.toolRefused(batchId, call, refusal);

@@ -2,10 +2,12 @@ import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { workSignal } from './work-signal.js';
 
+const ignore = () => {};
+
 describe('workSignal', () => {
   it("aborts with the turn's reason at once, in the turn's abort", () => {
     const turn = new AbortController();
-    const work = workSignal(turn.signal);
+    const work = workSignal(turn.signal, ignore);
     const seen: unknown[] = [];
     turn.signal.addEventListener('abort', () => seen.push(work.signal.aborted));
     turn.abort('the host said stop');
@@ -17,14 +19,14 @@ describe('workSignal', () => {
   it('starts aborted under a turn that is aborted already', () => {
     const turn = new AbortController();
     turn.abort('too late');
-    const work = workSignal(turn.signal);
+    const work = workSignal(turn.signal, ignore);
     expect(work.signal.aborted).toBe(true);
     expect(work.signal.reason).toBe('too late');
   });
 
   it("is stopped by the shell without the turn's signal hearing of it; the first reason stays", () => {
     const turn = new AbortController();
-    const work = workSignal(turn.signal);
+    const work = workSignal(turn.signal, ignore);
     work.stop('time is up');
     turn.abort('later');
     expect(work.signal.reason).toBe('time is up');
@@ -33,7 +35,7 @@ describe('workSignal', () => {
 
   it("is no longer reached by the turn's abort once the work ended, and leaves no listener behind", () => {
     const turn = new AbortController();
-    const works = [workSignal(turn.signal), workSignal(turn.signal)];
+    const works = [workSignal(turn.signal, ignore), workSignal(turn.signal, ignore)];
     for (const work of works) work.end();
     expect(getEventListeners(turn.signal, 'abort')).toHaveLength(0);
     turn.abort('after the work');

@@ -1,8 +1,12 @@
+import { guardListeners } from './guard-listeners.js';
+
 /**
- * The abort signal of one piece of work the shell hands on (a model attempt, a tool call). It
+ * The abort signal of one piece of work the shell hands on (a model attempt, a tool call, a
+ * compaction). It
  * aborts when the turn's signal does, with the turn's reason, and when the shell stops the work
  * itself (a time limit, whose timer the caller clears when the work ends); once the work has
- * ended (`end`), the turn's abort no longer reaches it.
+ * ended (`end`), the turn's abort no longer reaches it. A listener the work adds to it that throws
+ * (or rejects) is reported to `listenerFailed` instead of ending the process (see `guardListeners`).
  */
 export interface WorkSignal {
   readonly signal: AbortSignal;
@@ -18,13 +22,14 @@ export interface WorkSignal {
  * here, about a sixth of a model call that does nothing (see docs/performance.md). One listener on the turn's signal,
  * removed when the work ends, does the job.
  */
-export function workSignal(turn: AbortSignal): WorkSignal {
+export function workSignal(turn: AbortSignal, listenerFailed: (error: unknown) => void): WorkSignal {
   const controller = new AbortController();
+  const signal = guardListeners(controller.signal, listenerFailed);
   const follow = () => controller.abort(turn.reason);
   if (turn.aborted) follow();
   else turn.addEventListener('abort', follow, { once: true });
   return {
-    signal: controller.signal,
+    signal,
     stop: (reason) => controller.abort(reason),
     end: () => turn.removeEventListener('abort', follow),
   };

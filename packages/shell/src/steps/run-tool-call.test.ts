@@ -40,4 +40,22 @@ describe('runToolCall', () => {
     expect(textOf(await runToolCall(call('u', 'gone'), { tools: [echo] }))).toContain('Unknown tool "gone"');
     expect(await runToolCall(call('e', 'echo', { text: 5 }), { tools: [echo] })).toMatchObject({ isError: true });
   });
+
+  it("tells onListenerError of an abort listener the tool added that throws at its time limit, and the call gets its timeout result", async () => {
+    const messy = defineTool({
+      name: 'messy',
+      description: 'cleans up badly',
+      input: z.object({}),
+      execute: (_args, { signal }) => {
+        signal.addEventListener('abort', () => {
+          throw new Error('cleanup failed');
+        });
+        return new Promise(() => {});
+      },
+    });
+    const told: string[] = [];
+    const outcome = await runToolCall(call('m', 'messy'), { tools: [messy], limits: { toolTimeoutMs: 20 }, onListenerError: (c, error) => void told.push(`${c.id} ${(error as Error).message}`) });
+    expect(textOf(outcome)).toContain('did not finish within 20 ms');
+    expect(told).toEqual(['m cleanup failed']);
+  });
 });

@@ -23,6 +23,8 @@ export interface ToolCallOptions {
   onStart?: ((call: ToolCallPart) => Promise<void> | void) | undefined;
   /** Told once the tool finished, with its outcome and how long it took. */
   onFinish?: ((call: ToolCallPart, outcome: ToolOutcome, durationMs: number) => Promise<void> | void) | undefined;
+  /** Told when an abort listener the tool added to its signal throws or rejects (which then cannot end the process). */
+  onListenerError?: ((call: ToolCallPart, error: unknown) => void) | undefined;
 }
 
 /**
@@ -46,13 +48,14 @@ export async function runToolCall(call: ToolCallPart, options: ToolCallOptions):
     case 'refused':
       return plan.outcome;
     case 'run': {
-      const { onStart, onFinish } = options;
+      const { onStart, onFinish, onListenerError } = options;
       return runCall(plan.tool, call, plan.args, {
         signal,
         defaultTimeoutMs: limits.toolTimeoutMs,
         maxOutputChars: limits.maxToolOutputChars,
         onStart: onStart && (async (c) => onStart(c)),
         onFinish: onFinish && (async (c, outcome, durationMs) => onFinish(c, outcome, durationMs)),
+        onListenerError,
       });
     }
     case 'ask':

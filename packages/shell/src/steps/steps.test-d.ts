@@ -31,7 +31,7 @@ describe('the steps a durable engine runs', () => {
     expectTypeOf<ModelCallOptions['limits']>().toEqualTypeOf<Partial<AgentLimits> | undefined>();
     expectTypeOf<ModelCallOptions['signal']>().toEqualTypeOf<AbortSignal | undefined>();
     expectTypeOf<ModelCallOptions['partial']>().toEqualTypeOf<PartialReplySink | undefined>();
-    expectTypeOf<ModelCallEvent['type']>().toEqualTypeOf<'llm.started' | 'llm.finished' | 'llm.retry' | 'text.delta' | 'thinking.delta' | 'toolcall.delta'>();
+    expectTypeOf<ModelCallEvent['type']>().toEqualTypeOf<'llm.started' | 'llm.finished' | 'llm.retry' | 'text.delta' | 'thinking.delta' | 'toolcall.delta' | 'shell.error'>();
     expectTypeOf<Parameters<PartialReplySink['add']>>().toEqualTypeOf<[kind: 'text' | 'thinking', delta: string]>();
   });
 

@@ -13,6 +13,8 @@ export interface RunCallOptions {
   /** Told before the tool runs (and awaited: a journal records it first). */
   onStart?: ((call: ToolCallPart) => Promise<void>) | undefined;
   onFinish?: ((call: ToolCallPart, outcome: ToolOutcome, durationMs: number) => Promise<void>) | undefined;
+  /** Told of each throw (or rejection) of an abort listener the tool added to its signal; it cannot end the process. */
+  onListenerError?: ((call: ToolCallPart, error: unknown) => void) | undefined;
 }
 
 /** Runs one planned call: told to `onStart`, timed out, raced against the signal, its output checked and cut, told to `onFinish`. */
@@ -34,7 +36,7 @@ async function execute(tool: Tool, call: ToolCallPart, args: unknown, options: R
   const turn = options.signal;
   if (turn.aborted) return abortedOutcome(call);
   const timeoutMs = tool.timeoutMs ?? options.defaultTimeoutMs;
-  const work = workSignal(turn);
+  const work = workSignal(turn, (error) => options.onListenerError?.(call, error));
   const timer = setTimeout(() => work.stop(new DOMException(`the call did not finish within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
   const context: ToolContext = { toolCallId: call.id, signal: work.signal };
   try {
