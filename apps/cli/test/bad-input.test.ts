@@ -17,7 +17,7 @@ beforeAll(async () => {
   await writeFile(join(dir, 'empty.journal.jsonl'), '');
   await writeFile(join(dir, 'old.journal.jsonl'), `${JSON.stringify({ type: 'header', format: 'tiller.journal', version: 1 })}\n`);
   // A journal a later release wrote, beside a session `run` resumes.
-  await writeFile(join(dir, 'new.journal.jsonl'), `${JSON.stringify({ type: 'header', format: 'tiller.journal', version: 4 })}\n`);
+  await writeFile(join(dir, 'new.journal.jsonl'), `${JSON.stringify({ type: 'header', format: 'tiller.journal', version: 5 })}\n`);
   for (const [name, line] of [['null', 'null'], ['number', '42'], ['list', '[1]']]) await writeFile(join(dir, `${name}.jsonl`), `${line}\n`);
   await writeFile(join(dir, 'bad.journal.jsonl'), `${JSON.stringify({ type: 'header', format: 'tiller.journal', version: 3 })}\n`);
 });
@@ -54,9 +54,9 @@ describe('bad input gives one line on stderr and a documented exit code', () => 
     { args: ['replay', 'DIR'], code: 3, message: /^tiller replay: .*: is a folder, not a journal or session file$/ },
     { args: ['replay', 'DIR/garbage.jsonl'], code: 3, message: /^tiller replay: .*garbage\.jsonl:1: not a Tiller journal or session/ },
     { args: ['replay', 'DIR/empty.journal.jsonl'], code: 3, message: /^tiller replay: .*empty\.journal\.jsonl: the file is empty$/ },
-    { args: ['replay', 'DIR/old.journal.jsonl'], code: 3, message: /^tiller replay: .*old\.journal\.jsonl:1: the journal is in version 1 of tiller\.journal; this shell reads version 3 only/ },
-    { args: ['replay', 'DIR/new.journal.jsonl'], code: 3, message: /^tiller replay: .*new\.journal\.jsonl:1: the journal is in version 4 of tiller\.journal; this shell reads version 3 only/ },
-    { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '--session', 'DIR/new.jsonl', 'hi'], code: 3, message: /^tiller run: .*new\.journal\.jsonl:1: the journal is in version 4 of tiller\.journal; this shell reads version 3 only/ },
+    { args: ['replay', 'DIR/old.journal.jsonl'], code: 3, message: /^tiller replay: .*old\.journal\.jsonl:1: the journal is in version 1 of tiller\.journal; this shell reads versions 3 and 4/ },
+    { args: ['replay', 'DIR/new.journal.jsonl'], code: 3, message: /^tiller replay: .*new\.journal\.jsonl:1: the journal is in version 5 of tiller\.journal; this shell reads versions 3 and 4/ },
+    { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '--session', 'DIR/new.jsonl', 'hi'], code: 3, message: /^tiller run: .*new\.journal\.jsonl:1: the journal is in version 5 of tiller\.journal; this shell reads versions 3 and 4/ },
     { args: ['replay', 'DIR/bad.journal.jsonl'], code: 3, message: /^tiller replay: .*bad\.journal\.jsonl:1: not a journal line: .*model/ },
     // A first line that is JSON but no object (null, a number, a list) is a bad header like any other.
     ...['show', 'replay', 'export', 'import', 'compact'].map((command) => ({ args: [command, 'DIR/null.jsonl'], code: 3, message: new RegExp(`^tiller ${command}: .*null\\.jsonl:1: not a Tiller (journal )?or (pi )?session`) })),
@@ -79,11 +79,11 @@ describe('--fork beside a journal of another version', () => {
     await log.append([{ id: 'q1', parentId: null, at: '2026-01-01T00:00:00.000Z', kind: 'message', message: { role: 'user', content: 'first question' } }]);
     await log.close();
     const journalFile = join(dir, 'forked.journal.jsonl');
-    await writeFile(journalFile, `${JSON.stringify({ type: 'header', format: 'tiller.journal', version: 4 })}\n`);
+    await writeFile(journalFile, `${JSON.stringify({ type: 'header', format: 'tiller.journal', version: 5 })}\n`);
     const before = { session: await readFile(sessionFile, 'utf8'), journal: await readFile(journalFile, 'utf8') };
     const run = await tillerInProcess(['run', '--base-url', 'http://127.0.0.1:9/v1', '--session', sessionFile, '--fork', 'q1', 'hi']);
     expect(run.code, run.stderr).toBe(3);
-    expectOneLine(run.stderr, /^tiller run: .*forked\.journal\.jsonl:1: the journal is in version 4 of tiller\.journal; this shell reads version 3 only/);
+    expectOneLine(run.stderr, /^tiller run: .*forked\.journal\.jsonl:1: the journal is in version 5 of tiller\.journal; this shell reads versions 3 and 4/);
     expect({ session: await readFile(sessionFile, 'utf8'), journal: await readFile(journalFile, 'utf8') }).toEqual(before);
   });
 });

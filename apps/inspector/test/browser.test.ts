@@ -347,12 +347,12 @@ describe('the inspector page', { timeout: 60_000 }, () => {
   it('says plainly it cannot read a run of a later journal version, and keeps the run before it as recorded', async () => {
     const lines = journalText.split('\n').filter(Boolean);
     const [header, ...body] = lines.slice(0, lines.findIndex((l, i) => i > 0 && l.startsWith('{"type":"header"')));
-    const mixed = `${[...lines, header!.replace('"version":3', '"version":4'), ...body].join('\n')}\n`;
+    const mixed = `${[...lines, header!.replace('"version":4', '"version":5'), ...body].join('\n')}\n`;
     const { page, problems } = await openPage();
     await pickWithSession(page, 'mixed.journal.jsonl', mixed);
     expect(await page.$$eval('#segment option', (o) => o.map((x) => x.textContent!.replace(/ · \d{4}-.*$/, '')))).toEqual(['run 1', 'run 2', 'run 3 · cannot be read']);
     // The page opens the last run: it says why it cannot show it.
-    expect(await page.textContent('#verdict')).toBe('run 3 cannot be read: it is journal version 4; this inspector reads versions 1, 2, 3');
+    expect(await page.textContent('#verdict')).toBe('run 3 cannot be read: it is journal version 5; this inspector reads versions 1, 2, 3, 4');
     expect(await page.$eval('#verdict', (v) => v.className)).toBe('verdict bad');
     await page.selectOption('#segment', '1');
     expect(await page.textContent('#verdict')).toBe('replay matches the recording (3 inputs)');

@@ -157,21 +157,21 @@ describe('the journal', () => {
   it('refuses a journal of another version, naming both versions', async () => {
     const old = JSON.stringify({ type: 'header', format: 'tiller.journal', version: 1, maxIterations: 25, baseLeafId: null, baseSize: 0, createdAt: '2026-01-01T00:00:00.000Z' });
     expect(() => parseJournalLines(`${old}\n`, 'old.journal.jsonl')).toThrow(JournalError);
-    expect(() => parseJournalLines(`${old}\n`, 'old.journal.jsonl')).toThrow(/old\.journal\.jsonl:1: the journal is in version 1 of tiller\.journal; this shell reads version 3 only/);
+    expect(() => parseJournalLines(`${old}\n`, 'old.journal.jsonl')).toThrow(/old\.journal\.jsonl:1: the journal is in version 1 of tiller\.journal; this shell reads versions 3 and 4/);
     const dir = await mkdtemp(join(tmpdir(), 'tiller-journal-'));
     dirs.push(dir);
     await writeFile(join(dir, 'old.journal.jsonl'), `${old}\n`);
     const refused = resumeAgent({ model: scriptedModel([]), session: createSessionLog(new MemoryStore()), journal: fileJournal(join(dir, 'old.journal.jsonl')) });
-    await expect(refused).rejects.toThrow(/version 1 .*reads version 3/);
+    await expect(refused).rejects.toThrow(/version 1 .*reads versions 3 and 4/);
   });
 
   it('refuses lines of an older or a newer version handed to replayJournal or resumeAgent without parsing, naming both versions', async () => {
     // A store of its own (a database) hands back the lines it kept: no parseJournal checked them.
     const { journal } = await toolTurn();
     const session = () => createSessionLog(new MemoryStore());
-    for (const version of [2, 4]) {
+    for (const version of [2, 5]) {
       const lines = journal.lines.map((line) => (line.type === 'header' ? { ...line, version } : line)) as unknown as JournalLine[];
-      const message = new RegExp(`^the journal's segment 1 \\(of .*\\) is in version ${version} of tiller\\.journal; this shell reads version 3 only`);
+      const message = new RegExp(`^the journal's segment 1 \\(of .*\\) is in version ${version} of tiller\\.journal; this shell reads versions 3 and 4`);
       expect(() => replayJournal(lines)).toThrow(JournalError);
       expect(() => replayJournal(lines, { segments: 'last' })).toThrow(message);
       await expect(resumeAgent({ model: scriptedModel([]), session: session(), journal: memoryJournal(lines) })).rejects.toThrow(new RegExp(`^resumeAgent: the journal: ${message.source.slice(1)}`));
@@ -180,8 +180,8 @@ describe('the journal', () => {
 
   it('names a version that is not a number as it is written', () => {
     const header = (version: unknown) => `${JSON.stringify({ type: 'header', format: 'tiller.journal', version, maxIterations: 25, baseLeafId: null, baseSize: 0, createdAt: 'x' })}\n`;
-    expect(() => parseJournalLines(header('3'), 'odd.journal.jsonl')).toThrow(/^odd\.journal\.jsonl:1: the journal is in version "3" of tiller\.journal; this shell reads version 3 only/);
-    expect(() => parseJournalLines(header(undefined), 'odd.journal.jsonl')).toThrow(/^odd\.journal\.jsonl:1: the journal names no version of tiller\.journal in its header; this shell reads version 3 only/);
+    expect(() => parseJournalLines(header('3'), 'odd.journal.jsonl')).toThrow(/^odd\.journal\.jsonl:1: the journal is in version "3" of tiller\.journal; this shell reads versions 3 and 4/);
+    expect(() => parseJournalLines(header(undefined), 'odd.journal.jsonl')).toThrow(/^odd\.journal\.jsonl:1: the journal names no version of tiller\.journal in its header; this shell reads versions 3 and 4/);
   });
 
   it('after a torn last line, starts the next line on its own line, and reports the torn one on resume', async () => {

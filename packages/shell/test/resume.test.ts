@@ -2,7 +2,7 @@ import type { Compactor } from '@tiller/compaction';
 import { createSessionLog, MemoryStore } from '@tiller/session';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AgentBrokenError, createAgent, defineTool, memoryJournal, resumeAgent, type Agent, type AgentEvent, type JournalStore } from '../src/index.js';
+import { AgentBrokenError, createAgent, defineTool, memoryJournal, replayJournal, resumeAgent, type Agent, type AgentEvent, type JournalStore } from '../src/index.js';
 import { scriptedModel } from '@tiller/testing';
 import { nextEvent, recordingTools } from './helpers.js';
 
@@ -127,6 +127,33 @@ describe('resumeAgent after a crash', () => {
       { toolCallId: 'd', isError: true, content: [{ text: expect.stringContaining('not before the crash') }] },
       { toolCallId: 'w', isError: true, content: [{ text: expect.stringMatching(/was interrupted.*not run again/) }] },
     ]);
+  });
+
+  it('resumes a version 3 journal and goes on writing its segment in version 3: no refusal lines, a refused call planned again', async () => {
+    const journal = memoryJournal();
+    const policy = (call: { name: string }) => (call.name === 'fetch' ? ({ decision: 'deny', rationale: 'never' } as const) : ({ decision: 'allow' } as const));
+    const agent = createAgent({
+      model: scriptedModel([{ toolCalls: [{ id: 'd', name: 'fetch', args: {} }, { id: 'w', name: 'write', args: {} }] }]),
+      tools: [hangs('write', true, []), hangs('fetch', true, [])],
+      policy,
+      journal,
+    });
+    void agent.prompt('two calls');
+    await nextEvent(agent, 'tool.started');
+    const crashed = afterCrash(agent, journal);
+    await agent.close();
+    // What a version 3 shell wrote: the same lines, less the refusal, under a version 3 header.
+    const v3 = crashed.journal.lines.filter((l) => l.type !== 'tool.refused').map((l) => (l.type === 'header' ? { ...l, version: 3 } : l));
+    const store = memoryJournal(v3 as never);
+
+    const events: AgentEvent[] = [];
+    const resumed = await resumeAgent({ model: scriptedModel([{ text: 'recovered' }]), tools: [finishes('write', true, []), finishes('fetch', true, [])], policy, session: crashed.session, journal: store, listener: (e) => events.push(e) });
+    expect(await resumed.idle()).toMatchObject({ status: 'completed' });
+    // Version 3 kept no refusals: the call is planned again, refused again and told again.
+    expect(events.filter((e) => e.type === 'tool.refused').map((e) => e.type === 'tool.refused' && e.toolCallId)).toEqual(['d']);
+    expect(store.lines.filter((l) => l.type === 'header').map((l) => l.type === 'header' && l.version)).toEqual([3]);
+    expect(store.lines.filter((l) => l.type === 'tool.refused')).toEqual([]);
+    expect(replayJournal(structuredClone(store.lines) as never).divergence).toBeNull();
   });
 
   it('keeps a parked approval waiting', async () => {

@@ -22,21 +22,21 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 /** Run 1's lines, its header first. */
 const firstRun = () => lines.slice(0, lines.findIndex((l, i) => i > 0 && l.startsWith('{"type":"header"')));
 
-/** The recorded journal with a run of a later version appended: its header says 4, its lines are run 1's. */
-function withVersion4Run(): { text: string; headerLine: number; runLines: number } {
+/** The recorded journal with a run of a later version appended: its header says 5, its lines are run 1's. */
+function withVersion5Run(): { text: string; headerLine: number; runLines: number } {
   const [header, ...body] = firstRun();
-  const v4 = header!.replace('"version":3', '"version":4');
-  expect(v4).not.toBe(header);
-  return { text: `${[...lines, v4, ...body].join('\n')}\n`, headerLine: lines.length + 1, runLines: body.length + 1 };
+  const v5 = header!.replace('"version":4', '"version":5');
+  expect(v5).not.toBe(header);
+  return { text: `${[...lines, v5, ...body].join('\n')}\n`, headerLine: lines.length + 1, runLines: body.length + 1 };
 }
 
 describe('readJournal: a run this inspector cannot read', () => {
   it('keeps its lines out of the run before it, and names the run and its version', () => {
     const recorded = readJournal(journalText);
-    const { text, headerLine, runLines } = withVersion4Run();
+    const { text, headerLine, runLines } = withVersion5Run();
     expect(runLines).toBeGreaterThan(10);
     const journal = readJournal(text);
-    // The readable runs are exactly as recorded: the version-4 run's inputs joined none of them.
+    // The readable runs are exactly as recorded: the version-5 run's inputs joined none of them.
     expect(journal.segments.map((s) => s.inputs.length)).toEqual(recorded.segments.map((s) => s.inputs.length));
     const last = journal.segments.at(-1)!;
     expect(replaySegment(last, segmentBase(last, undefined, journal.segments.slice(0, -1).map((s) => replaySegment(s, [])))).firstDivergence).toBeNull();
@@ -46,16 +46,16 @@ describe('readJournal: a run this inspector cannot read', () => {
       number: recorded.segments.length + 1,
       line: headerLine,
       lines: runLines,
-      reason: 'it is journal version 4; this inspector reads versions 1, 2, 3',
+      reason: 'it is journal version 5; this inspector reads versions 1, 2, 3, 4',
     });
     expect(journal.problems).toEqual([
-      { line: headerLine, message: `journal line ${headerLine}: run ${recorded.segments.length + 1} cannot be read: it is journal version 4; this inspector reads versions 1, 2, 3. Its lines are skipped.` },
+      { line: headerLine, message: `journal line ${headerLine}: run ${recorded.segments.length + 1} cannot be read: it is journal version 5; this inspector reads versions 1, 2, 3, 4. Its lines are skipped.` },
     ]);
     expect(journal.lines).toBe(lines.length + runLines);
   });
 
   it('does the same for a live journal read line by line, and reads a readable run after it', () => {
-    const { text } = withVersion4Run();
+    const { text } = withVersion5Run();
     const journal = emptyJournal();
     for (const line of `${text}${lines.join('\n')}\n`.split('\n').filter(Boolean)) appendJournalLine(journal, line);
     const recorded = readJournal(journalText).segments.map((s) => s.inputs.length);

@@ -1,12 +1,13 @@
 /**
  * The one place that knows the journal's line format (written by @tiller/shell's
  * journal-format.ts). It runs in the browser, so it depends on nothing but @tiller/core; when the
- * format changes, this file changes. Versions 1 to 3 are read: 2 names every effect id and answer
+ * format changes, this file changes. Versions 1 to 4 are read: 2 names every effect id and answer
  * id `id` (a version 1 answer's is renamed as it is read, `withAnswerId`); 3 adds the model and its
  * context window to the header, times to the tool lines, a hash of each input's effects, and
  * keeps a tool's output once, in its `tool.finished` line (the `tools.done` input names it as
  * `{toolCallId, recorded: true}`, put back here). Version 3 headers
  * may also carry the compactor's `reserveTokens` (an optional field: older version 3 journals lack it).
+ * 4 adds a `tool.refused` line for a call refused before it could run.
  */
 import { type Effect, splitTornLine, type ToolOutcome } from '@tiller/core';
 import { withoutByteOrderMark } from './byte-order-mark.js';
@@ -76,7 +77,7 @@ export interface UnreadableRun {
   line: number;
   /** Lines it holds, its header included. */
   lines: number;
-  /** Why it cannot be read, for example `it is journal version 4; this inspector reads versions 1, 2, 3`. */
+  /** Why it cannot be read, for example `it is journal version 5; this inspector reads versions 1, 2, 3, 4`. */
   reason: string;
 }
 
@@ -95,7 +96,7 @@ export interface ParsedJournal {
 }
 
 export const JOURNAL_FORMAT = 'tiller.journal';
-export const READABLE_VERSIONS: ReadonlySet<number> = new Set([1, 2, 3]);
+export const READABLE_VERSIONS: ReadonlySet<number> = new Set([1, 2, 3, 4]);
 
 export function emptyJournal(): ParsedJournal {
   return { segments: [], runs: [], problems: [], lines: 0 };

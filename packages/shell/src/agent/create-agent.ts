@@ -55,7 +55,13 @@ export function createAgent(options: AgentOptions): Agent {
   const journal = resolved.journal ?? defaultJournal(session);
   const base = session.path();
   const snapshot = start({ maxIterations: resolved.limits.maxIterations, entries: base });
-  const runtime = createTurnRuntime({ options: resolved, session, journal, snapshot, header: journal ? journalHeader(resolved, session, base.length) : null, nextSeq: 0, entryPoint: 'createAgent' });
+  const runtime = createTurnRuntime({
+    options: resolved,
+    session,
+    journal: journal && { store: journal, start: { kind: 'new', header: journalHeader(resolved, session, base.length) } },
+    snapshot,
+    entryPoint: 'createAgent',
+  });
   return new HostAgent(session, journal, runtime);
 }
 

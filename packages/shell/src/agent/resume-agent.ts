@@ -71,7 +71,13 @@ export async function resumeAgent({ listener, ...options }: ResumeOptions): Prom
 
   const segment = lastSegment(lines).lines;
   const lastSeq = segment.reduce((seq, line) => (line.type === 'input' ? line.seq : seq), -1);
-  const runtime = createTurnRuntime({ options: resolved, session, journal, snapshot, header: null, nextSeq: lastSeq + 1, entryPoint: 'resumeAgent' });
+  const runtime = createTurnRuntime({
+    options: resolved,
+    session,
+    journal: { store: journal, start: { kind: 'continue', header: replay.header, nextSeq: lastSeq + 1 } },
+    snapshot,
+    entryPoint: 'resumeAgent',
+  });
   if (listener) runtime.subscribe(listener);
   const agent = new HostAgent(session, journal, runtime);
 

@@ -5,32 +5,45 @@ import { ToolRefusalReason } from '../tools/tool-refusal.js';
 
 export const JOURNAL_FORMAT = 'tiller.journal';
 /**
- * The format this shell writes and reads. 3: every blocking effect and its answer carry one `id`,
- * every segment header names the model and its window, tool lines carry their time. An older
- * journal is refused with both versions named: its inputs answer effects by other ids and lack
- * what version 3 records, so a replay of today's core cannot reproduce it. A field added later
- * as optional (the header's `reserveTokens` and `sessionSize`) keeps the version: a version 3 journal without it
- * reads and replays as before.
+ * The format this shell writes. 3: every blocking effect and its answer carry one `id`, every
+ * segment header names the model and its window, tool lines carry their time. 4: a call refused
+ * before it could run has a `tool.refused` line, so a resume keeps it refused and tells no one
+ * again. A field added later as optional (the header's `reserveTokens` and `sessionSize`) keeps
+ * the version: a journal without it reads and replays as before.
  */
-export const JOURNAL_VERSION = 3;
+export const JOURNAL_VERSION = 4;
 
 /**
- * Why this shell cannot read a header's segment, for a header of another version of the format
- * (older or newer), in words naming both versions; undefined for a header of this version or of
+ * The versions this shell reads. A version 3 journal is a version 4 journal without refusal lines:
+ * it reads and replays as it is, and a resumed agent goes on writing its segment in version 3 (see
+ * `recordsRefusals`). Versions 1 and 2 are refused with both versions named: their inputs answer
+ * effects by other ids and lack what version 3 records, so a replay of today's core cannot
+ * reproduce them.
+ */
+export const READ_VERSIONS: readonly number[] = [3, 4];
+
+/** Whether a segment of `version` records refused calls (`tool.refused` lines): from version 4. */
+export function recordsRefusals(version: number): boolean {
+  return version >= 4;
+}
+
+/**
+ * Why this shell cannot read a header's segment, for a header of a version it does not read
+ * (older or newer), in words naming both versions; undefined for a header it reads or of
  * another format (which the line's schema refuses). Every reader asks it: `parseJournal` for a
  * file, `replayJournal` (and so `resumeAgent`) for lines a store handed back unparsed.
  */
 export function versionRefusal(header: Readonly<Record<string, unknown>>, what = 'the journal'): string | undefined {
-  if (header.format !== JOURNAL_FORMAT || header.version === JOURNAL_VERSION) return undefined;
+  if (header.format !== JOURNAL_FORMAT || READ_VERSIONS.includes(header.version as number)) return undefined;
   const written = header.version === undefined ? `names no version of ${JOURNAL_FORMAT} in its header` : `is in version ${JSON.stringify(header.version)} of ${JOURNAL_FORMAT}`;
-  return `${what} ${written}; this shell reads version ${JOURNAL_VERSION} only. Replay it with the Tiller release that wrote it.`;
+  return `${what} ${written}; this shell reads versions ${READ_VERSIONS.join(' and ')}. Replay it with the Tiller release that wrote it.`;
 }
 
 /** Starts a segment: one agent's run over a session from the entry it began at, until the agent ends or the log moves under it. */
 export const JournalHeader = z.object({
   type: z.literal('header'),
   format: z.literal(JOURNAL_FORMAT),
-  version: z.literal(JOURNAL_VERSION),
+  version: z.union([z.literal(3), z.literal(JOURNAL_VERSION)]),
   /** The agent's model, and its context window when the shell knew it (what an inspector's gauge is measured against). */
   model: z.object({ id: z.string(), contextWindow: z.number().int().positive().nullable() }),
   /**
@@ -73,8 +86,8 @@ export const JournalToolFinished = z.object({ type: z.literal('tool.finished'), 
 
 /**
  * A call of the batch was refused before anything ran, and the host is about to be told
- * (`tool.refused`): a resume keeps it refused with this message and does not tell it again. Added
- * in version 3 without a new version: journals without such lines read as before.
+ * (`tool.refused`): a resume keeps it refused with this message and does not tell it again. From
+ * version 4.
  */
 export const JournalToolRefused = z.object({
   type: z.literal('tool.refused'),

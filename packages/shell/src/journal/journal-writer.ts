@@ -3,7 +3,7 @@ import { now } from '../clock.js';
 import { effectDigest, effectsHash } from '@tiller/core';
 import { withinWriteLimit } from '../runtime/write-limit.js';
 import type { ToolRefusal } from '../tools/tool-refusal.js';
-import type { JournalHeader } from './journal-format.js';
+import { type JournalHeader, recordsRefusals } from './journal-format.js';
 import type { JournalStore } from './journal-store.js';
 
 /** Writes an agent's journal: its segment header first, then every input and tool call, in order. */
@@ -33,13 +33,15 @@ export const noJournal: JournalWriter = {
   close: async () => undefined,
 };
 
-/**
- * `header` is null when the segment exists already (a resumed agent continues it at `nextSeq`).
- * Each append, and the close, that has not settled within `writeTimeoutMs` rejects.
- */
-export function createJournalWriter(store: JournalStore, header: JournalHeader | null, nextSeq: number, writeTimeoutMs: number): JournalWriter {
-  let pendingHeader = header;
-  let seq = nextSeq;
+/** Where writing starts: a new segment (its header goes first), or the last one on file, continued (a resumed agent). */
+export type JournalStart = { kind: 'new'; header: JournalHeader } | { kind: 'continue'; header: JournalHeader; nextSeq: number };
+
+/** Each append, and the close, that has not settled within `writeTimeoutMs` rejects. */
+export function createJournalWriter(store: JournalStore, start: JournalStart, writeTimeoutMs: number): JournalWriter {
+  let pendingHeader = start.kind === 'new' ? start.header : null;
+  let seq = start.kind === 'new' ? 0 : start.nextSeq;
+  // A segment is written in its header's version to its end: an older one continued gets only the lines its version has.
+  let version = start.header.version;
   const append = (line: Parameters<JournalStore['append']>[0]) => withinWriteLimit(store.append(line), writeTimeoutMs, "the journal's append");
   const write = async (line: Parameters<JournalStore['append']>[0]) => {
     if (pendingHeader) {
@@ -53,8 +55,11 @@ export function createJournalWriter(store: JournalStore, header: JournalHeader |
     input: (input, effects) => write({ type: 'input', seq: seq++, input, effects: effects.map(effectDigest), hash: effectsHash(effects) }),
     toolStarted: (batchId, call) => write({ type: 'tool.started', batchId, toolCallId: call.id, at: now() }),
     toolFinished: (batchId, call, outcome) => write({ type: 'tool.finished', batchId, toolCallId: call.id, outcome, at: now() }),
-    toolRefused: (batchId, call, { reason, message }) => write({ type: 'tool.refused', batchId, toolCallId: call.id, reason, message, at: now() }),
+    toolRefused: async (batchId, call, { reason, message }) => {
+      if (recordsRefusals(version)) await write({ type: 'tool.refused', batchId, toolCallId: call.id, reason, message, at: now() });
+    },
     segment(header) {
+      version = header.version;
       // A header not written yet (no input since it was set) is replaced: a segment is never empty.
       pendingHeader = header;
       seq = 0;

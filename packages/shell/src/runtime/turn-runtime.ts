@@ -5,10 +5,9 @@ import type { ResolvedAgentOptions } from '../agent/agent-options.js';
 import { now } from '../clock.js';
 import type { EffectAnswer, EffectContext } from '../effects/effect-context.js';
 import { AgentBrokenError } from '../errors/agent-broken-error.js';
-import type { JournalHeader } from '../journal/journal-format.js';
 import { journalHeader } from '../journal/journal-header.js';
 import type { JournalStore } from '../journal/journal-store.js';
-import { createJournalWriter, noJournal } from '../journal/journal-writer.js';
+import { createJournalWriter, type JournalStart, noJournal } from '../journal/journal-writer.js';
 import type { Tool } from '../tools/define-tool.js';
 import { type AskedBatch, createApprovals } from './approvals.js';
 import { createBackgroundWork } from './background-work.js';
@@ -28,12 +27,9 @@ import { describeThrown } from '../describe-thrown.js';
 export interface RuntimeInit {
   options: ResolvedAgentOptions;
   session: SessionLog;
-  /** Undefined when the agent keeps no journal. */
-  journal: JournalStore | undefined;
+  /** The journal and where its writing starts; undefined when the agent keeps none. */
+  journal: { store: JournalStore; start: JournalStart } | undefined;
   snapshot: TurnSnapshot;
-  /** Null when the journal segment exists already (a resumed agent continues it at `nextSeq`). */
-  header: JournalHeader | null;
-  nextSeq: number;
   entryPoint: 'createAgent' | 'resumeAgent';
 }
 
@@ -86,9 +82,9 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   const meter = new ContextMeter(snapshot.context.entries, options.systemPrompt, toolSpecs);
   const approvals = createApprovals(options.limits.approvalTimeoutMs);
   const waiters = createOutcomeWaiters();
-  const journal = init.journal ? createJournalWriter(init.journal, init.header, init.nextSeq, options.limits.writeTimeoutMs) : noJournal;
+  const journal = init.journal ? createJournalWriter(init.journal.store, init.journal.start, options.limits.writeTimeoutMs) : noJournal;
   const startup = new StartupReport(session, hub.publish);
-  const inspection = createInspection(options.inspect, `tiller.turn:${init.header?.baseLeafId ?? session.leafId ?? 'root'}`, (error) =>
+  const inspection = createInspection(options.inspect, `tiller.turn:${session.leafId ?? 'root'}`, (error) =>
     startup.failed({ type: 'shell.error', where: 'inspector', message: describeThrown(error), at: now() }),
   );
   const partial = createPartialReply();

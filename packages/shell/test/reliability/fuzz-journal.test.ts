@@ -102,7 +102,7 @@ const damage: fc.Arbitrary<Damage> = fc.oneof(
     return unlines(ls);
   }),
   // Headers of another version or format.
-  fc.constantFrom<unknown>(1, 2, 4, '3', null, 3.5).map((version) => (text: string) => text.replace(/"version":3/g, `"version":${JSON.stringify(version)}`)),
+  fc.constantFrom<unknown>(1, 2, 3, 5, '4', null, 4.5).map((version) => (text: string) => text.replace(/"version":4/g, `"version":${JSON.stringify(version)}`)),
   // A field of a line set to any JSON value (a line that parses, but is not what it was).
   fc.tuple(fc.nat(), fc.nat(), fc.jsonValue({ maxDepth: 2 })).map(([i, k, value]) => (text: string) => {
     const ls = lines(text);
