@@ -129,7 +129,7 @@ describe('resumeAgent after a crash', () => {
     ]);
   });
 
-  it('resumes a version 3 journal and goes on writing its segment in version 3: no refusal lines, a refused call planned again', async () => {
+  it('resumes a version 3 journal, finishes the turn in its segment in version 3 (no refusal lines, a refused call planned again), then journals the next turn in version 4', async () => {
     const journal = memoryJournal();
     const policy = (call: { name: string }) => (call.name === 'fetch' ? ({ decision: 'deny', rationale: 'never' } as const) : ({ decision: 'allow' } as const));
     const agent = createAgent({
@@ -147,13 +147,18 @@ describe('resumeAgent after a crash', () => {
     const store = memoryJournal(v3 as never);
 
     const events: AgentEvent[] = [];
-    const resumed = await resumeAgent({ model: scriptedModel([{ text: 'recovered' }]), tools: [finishes('write', true, []), finishes('fetch', true, [])], policy, session: crashed.session, journal: store, listener: (e) => events.push(e) });
+    const resumed = await resumeAgent({ model: scriptedModel([{ text: 'recovered' }, { text: 'again' }]), tools: [finishes('write', true, []), finishes('fetch', true, [])], policy, session: crashed.session, journal: store, listener: (e) => events.push(e) });
     expect(await resumed.idle()).toMatchObject({ status: 'completed' });
     // Version 3 kept no refusals: the call is planned again, refused again and told again.
     expect(events.filter((e) => e.type === 'tool.refused').map((e) => e.type === 'tool.refused' && e.toolCallId)).toEqual(['d']);
     expect(store.lines.filter((l) => l.type === 'header').map((l) => l.type === 'header' && l.version)).toEqual([3]);
     expect(store.lines.filter((l) => l.type === 'tool.refused')).toEqual([]);
     expect(replayJournal(structuredClone(store.lines) as never).divergence).toBeNull();
+
+    // The next turn starts a segment of this version: its refusals are journaled again.
+    expect(await resumed.prompt('again')).toMatchObject({ status: 'completed' });
+    expect(store.lines.filter((l) => l.type === 'header').map((l) => l.type === 'header' && l.version)).toEqual([3, 4]);
+    expect(replayJournal(structuredClone(store.lines) as never, { session: resumed.session }).divergence).toBeNull();
   });
 
   it('keeps a parked approval waiting', async () => {

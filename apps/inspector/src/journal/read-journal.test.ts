@@ -147,6 +147,19 @@ describe('readJournal: a run of version 1', () => {
   });
 });
 
+describe('readJournal: a run of version 3', () => {
+  it('reads and replays it as recorded: version 3 is version 4 without tool.refused lines', () => {
+    const run = firstRun();
+    const v3 = run.filter((text) => !text.startsWith('{"type":"tool.refused"')).map((text) => text.replace('"version":4', '"version":3'));
+    const journal = readJournal(`${v3.join('\n')}\n`);
+    expect(journal.problems).toEqual([]);
+    const segment = journal.segments[0]!;
+    expect(segment.header.version).toBe(3);
+    expect(segment.inputs.map((i) => i.input.type)).toEqual(readJournal(`${run.join('\n')}\n`).segments[0]!.inputs.map((i) => i.input.type));
+    expect(replaySegment(segment, []).firstDivergence).toBeNull();
+  });
+});
+
 describe('readJournal: a batch with a refused call', () => {
   it('reads the shell\'s tool.refused line without a problem, and the refused call\'s result from the batch\'s answer', async () => {
     const { createAgent, memoryJournal } = await import('@tiller/shell');

@@ -5,7 +5,7 @@ import { type JournalHeader, type JournalLine, lastSegment } from '../journal/jo
 import { replayJournal } from '../journal/replay-journal.js';
 import type { Tool } from '../tools/define-tool.js';
 import { now } from '../clock.js';
-import { errorOutcome } from '../tools/tool-output.js';
+import { refusalOutcome } from '../tools/tool-refusal.js';
 import type { AgentEvent, AgentListener } from './agent-event.js';
 import { AgentOptionsError } from '../errors/agent-options-error.js';
 import { createTurnRuntime } from '../runtime/turn-runtime.js';
@@ -132,7 +132,7 @@ function settledCalls(
     if (line.type === 'tool.started' && line.batchId === batchId) started.add(line.toolCallId);
     if (line.type === 'tool.finished' && line.batchId === batchId) finished.set(line.toolCallId, line.outcome);
     // Its refusal was told before the crash: it keeps the result the model would have read, and is not told again.
-    if (line.type === 'tool.refused' && line.batchId === batchId) finished.set(line.toolCallId, errorOutcome(line.toolCallId, line.message));
+    if (line.type === 'tool.refused' && line.batchId === batchId) finished.set(line.toolCallId, refusalOutcome(line.toolCallId, line));
   }
   const idempotent = new Set(tools.filter((t) => t.idempotent).map((t) => t.name));
   const { settled, interrupted } = settleInterruptedCalls({ calls, started, finished, isIdempotent: (name) => idempotent.has(name) });

@@ -15,12 +15,12 @@ export const JOURNAL_VERSION = 4;
 
 /**
  * The versions this shell reads. A version 3 journal is a version 4 journal without refusal lines:
- * it reads and replays as it is, and a resumed agent goes on writing its segment in version 3 (see
- * `recordsRefusals`). Versions 1 and 2 are refused with both versions named: their inputs answer
+ * it reads and replays as it is, and a resumed agent finishes its turn in that segment in version
+ * 3 (see `recordsRefusals`), then starts a version 4 segment with its next turn. Versions 1 and 2 are refused with both versions named: their inputs answer
  * effects by other ids and lack what version 3 records, so a replay of today's core cannot
  * reproduce them.
  */
-export const READ_VERSIONS: readonly number[] = [3, 4];
+export const READ_VERSIONS = [3, JOURNAL_VERSION] as const;
 
 /** Whether a segment of `version` records refused calls (`tool.refused` lines): from version 4. */
 export function recordsRefusals(version: number): boolean {
@@ -34,7 +34,7 @@ export function recordsRefusals(version: number): boolean {
  * file, `replayJournal` (and so `resumeAgent`) for lines a store handed back unparsed.
  */
 export function versionRefusal(header: Readonly<Record<string, unknown>>, what = 'the journal'): string | undefined {
-  if (header.format !== JOURNAL_FORMAT || READ_VERSIONS.includes(header.version as number)) return undefined;
+  if (header.format !== JOURNAL_FORMAT || (READ_VERSIONS as readonly unknown[]).includes(header.version)) return undefined;
   const written = header.version === undefined ? `names no version of ${JOURNAL_FORMAT} in its header` : `is in version ${JSON.stringify(header.version)} of ${JOURNAL_FORMAT}`;
   return `${what} ${written}; this shell reads versions ${READ_VERSIONS.join(' and ')}. Replay it with the Tiller release that wrote it.`;
 }
@@ -43,7 +43,7 @@ export function versionRefusal(header: Readonly<Record<string, unknown>>, what =
 export const JournalHeader = z.object({
   type: z.literal('header'),
   format: z.literal(JOURNAL_FORMAT),
-  version: z.union([z.literal(3), z.literal(JOURNAL_VERSION)]),
+  version: z.literal(READ_VERSIONS),
   /** The agent's model, and its context window when the shell knew it (what an inspector's gauge is measured against). */
   model: z.object({ id: z.string(), contextWindow: z.number().int().positive().nullable() }),
   /**

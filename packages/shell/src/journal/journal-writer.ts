@@ -3,7 +3,7 @@ import { now } from '../clock.js';
 import { effectDigest, effectsHash } from '@tiller/core';
 import { withinWriteLimit } from '../runtime/write-limit.js';
 import type { ToolRefusal } from '../tools/tool-refusal.js';
-import { type JournalHeader, recordsRefusals } from './journal-format.js';
+import { JOURNAL_VERSION, type JournalHeader, recordsRefusals } from './journal-format.js';
 import type { JournalStore } from './journal-store.js';
 
 /** Writes an agent's journal: its segment header first, then every input and tool call, in order. */
@@ -15,6 +15,8 @@ export interface JournalWriter {
   toolFinished(batchId: string, call: ToolCallPart, outcome: ToolOutcome): Promise<void>;
   /** Written before the host is told of the refusal: a resume keeps the call refused and tells no one again. */
   toolRefused(batchId: string, call: ToolCallPart, refusal: ToolRefusal): Promise<void>;
+  /** The version of the segment being written: an older one when a resumed agent continues it. */
+  segmentVersion(): number;
   /** The agent starts over from another base (the log moved between turns): the next line opens a segment with `header`. */
   segment(header: JournalHeader): void;
   close(): Promise<void>;
@@ -29,6 +31,7 @@ export const noJournal: JournalWriter = {
   toolStarted: async () => undefined,
   toolFinished: async () => undefined,
   toolRefused: async () => undefined,
+  segmentVersion: () => JOURNAL_VERSION,
   segment: () => undefined,
   close: async () => undefined,
 };
@@ -58,6 +61,7 @@ export function createJournalWriter(store: JournalStore, start: JournalStart, wr
     toolRefused: async (batchId, call, { reason, message }) => {
       if (recordsRefusals(version)) await write({ type: 'tool.refused', batchId, toolCallId: call.id, reason, message, at: now() });
     },
+    segmentVersion: () => version,
     segment(header) {
       version = header.version;
       // A header not written yet (no input since it was set) is replaced: a segment is never empty.

@@ -72,9 +72,19 @@ describe('guardListeners', () => {
     expect(failures.map((e) => (e as Error).message)).toEqual(['sync cleanup failed', 'async cleanup failed']);
   });
 
-  it('stays a real AbortSignal, and refuses a listener that is neither a function nor an object as before', () => {
-    const { signal } = guarded();
+  it('stays a real AbortSignal, and refuses a listener that is neither a function nor an object as before', async () => {
+    const { controller, signal } = guarded();
     expect(signal).toBeInstanceOf(AbortSignal);
     expect(() => signal.addEventListener('abort', 42 as never)).toThrow(TypeError);
+    // What fetch, Node's streams and AbortSignal.any read of it work as on any signal.
+    const joined = AbortSignal.any([signal]);
+    expect(signal.aborted).toBe(false);
+    const stop = new Error('stop');
+    controller.abort(stop);
+    expect([signal.aborted, signal.reason, joined.aborted, joined.reason]).toEqual([true, stop, true, stop]);
+    expect(() => signal.throwIfAborted()).toThrow(stop);
+    // A signal the shell did not guard is left as it was.
+    const plain = new AbortController().signal;
+    expect(Object.getPrototypeOf(plain)).toBe(AbortSignal.prototype);
   });
 });

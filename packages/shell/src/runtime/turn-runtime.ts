@@ -7,6 +7,7 @@ import type { EffectAnswer, EffectContext } from '../effects/effect-context.js';
 import { AgentBrokenError } from '../errors/agent-broken-error.js';
 import { journalHeader } from '../journal/journal-header.js';
 import type { JournalStore } from '../journal/journal-store.js';
+import { JOURNAL_VERSION } from '../journal/journal-format.js';
 import { createJournalWriter, type JournalStart, noJournal } from '../journal/journal-writer.js';
 import type { Tool } from '../tools/define-tool.js';
 import { type AskedBatch, createApprovals } from './approvals.js';
@@ -118,10 +119,13 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
    * The log's leaf is the last entry the agent wrote unless something else moved it (a host's
    * `branch`, a label or a name, another agent's turn): then the agent starts over from the path
    * at the leaf, in a journal segment of its own. Comparing two ids costs nothing when nothing
-   * moved; a move costs one walk of the new path.
+   * moved; a move costs one walk of the new path. A resumed agent that finished its turn in a
+   * segment of an older journal version starts over the same way, so its next turns are journaled
+   * in this version.
    */
   const followSession = () => {
-    if (session.leafId === (snapshot.context.entries.last()?.id ?? null)) return;
+    const moved = session.leafId !== (snapshot.context.entries.last()?.id ?? null);
+    if (!moved && journal.segmentVersion() === JOURNAL_VERSION) return;
     const base = session.path();
     snapshot = start({ maxIterations: options.limits.maxIterations, entries: base });
     meter.rebase(snapshot.context.entries);

@@ -2,9 +2,8 @@ import type { ApprovalDecision, ToolCallPart, ToolOutcome } from '@tiller/core';
 import { z } from 'zod';
 import type { Tool } from './define-tool.js';
 import type { PolicyDecision, ToolPolicy } from './policy.js';
-import type { ToolRefusal, ToolRefusalReason } from './tool-refusal.js';
+import { refusalOutcome, type ToolRefusal, type ToolRefusalReason } from './tool-refusal.js';
 import { abortable } from '../runtime/abortable.js';
-import { errorOutcome } from './tool-output.js';
 import { describeThrown } from '../describe-thrown.js';
 
 /**
@@ -113,7 +112,8 @@ function checkArgs(tool: Tool, args: unknown): ArgsCheck {
 }
 
 function refused(call: ToolCallPart, reason: ToolRefusalReason, message: string): CallPlan {
-  return { kind: 'refused', refusal: { reason, message }, outcome: errorOutcome(call.id, message) };
+  const refusal = { reason, message };
+  return { kind: 'refused', refusal, outcome: refusalOutcome(call.id, refusal) };
 }
 
 /** Enough of what the model sent for it to see its mistake, not a whole runaway reply. */

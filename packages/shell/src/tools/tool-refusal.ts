@@ -1,4 +1,6 @@
+import type { ToolOutcome } from '@tiller/core';
 import { z } from 'zod';
+import { errorOutcome } from './tool-output.js';
 
 /**
  * Why a call of a batch did not run, decided before anything ran: a tool the agent does not
@@ -13,4 +15,9 @@ export type ToolRefusalReason = z.infer<typeof ToolRefusalReason>;
 export interface ToolRefusal {
   reason: ToolRefusalReason;
   message: string;
+}
+
+/** The result the model reads for a refused call: the same in the turn that refused it and in a resumed one. */
+export function refusalOutcome(toolCallId: string, refusal: ToolRefusal): ToolOutcome {
+  return errorOutcome(toolCallId, refusal.message);
 }
