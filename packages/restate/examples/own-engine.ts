@@ -45,7 +45,7 @@ function journalEngine(log: Entry[]): TurnEngine {
     async perform(effect): Promise<TurnEvent> {
       switch (effect.type) {
         case 'maybe_compact':
-          // No compactor here; a real engine runs one with @tiller/compaction's runCompactor in a step.
+          // No compactor here; a real engine runs one with the shell's runCompaction in a step.
           return { type: 'compaction.done', id: effect.id, at: await now(), meta: { compacted: false }, appended: [] };
         case 'call_llm':
           return durableStep(`model ${effect.id}`, () => runModelCall(effect, { model, tools, limits, signal }));

@@ -1,6 +1,7 @@
 import type * as restate from '@restatedev/restate-sdk';
 import { describeThrown } from '@tiller/shell';
 import type { DurableEvent } from './durable-options.js';
+import { warnInWorkerLog } from './worker-warning.js';
 
 /**
  * Hands an event to the host's subscriber. A subscriber that throws, or whose promise rejects (a
@@ -12,13 +13,7 @@ import type { DurableEvent } from './durable-options.js';
  */
 export function deliverEvent(ctx: restate.Context, onEvent: ((event: DurableEvent) => unknown) | undefined, event: DurableEvent): void {
   if (!onEvent) return;
-  const report = (error: unknown) => {
-    try {
-      ctx.console.warn(`onEvent failed on ${event.event.type} (turn ${event.turnId}, seq ${event.seq}): ${describeThrown(error)}`);
-    } catch {
-      // The turn may be over when a late rejection comes: a report must not become a fault of its own.
-    }
-  };
+  const report = (error: unknown) => warnInWorkerLog(ctx, `onEvent failed on ${event.event.type} (turn ${event.turnId}, seq ${event.seq}): ${describeThrown(error)}`);
   try {
     const returned: unknown = onEvent(event);
     if (typeof (returned as PromiseLike<unknown> | undefined)?.then === 'function') (returned as PromiseLike<unknown>).then(undefined, report);

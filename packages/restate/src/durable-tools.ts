@@ -16,6 +16,8 @@ export interface DurableToolsDeps {
    * too, it delivers each once. `null` takes the number for an event this attempt does not tell.
    */
   tell(event: DurableToolEvent | null): void;
+  /** Told when an abort listener a tool added to its signal throws or rejects (which then cannot end the process). */
+  onListenerError(call: ToolCallPart, error: unknown): void;
 }
 
 /**

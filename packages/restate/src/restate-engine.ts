@@ -1,7 +1,7 @@
 import * as restate from '@restatedev/restate-sdk';
-import { createTokenLedger, estimateTextTokens, NoOpCompactor, runCompactor, type TokenLedger } from '@tiller/compaction';
+import { createTokenLedger, estimateTextTokens, NoOpCompactor, type TokenLedger } from '@tiller/compaction';
 import type { BlockingEffect, CallLlmEffect, Entry, MaybeCompactEffect, RequestApprovalEffect, TurnEvent } from '@tiller/core';
-import { runModelCall } from '@tiller/shell';
+import { describeThrown, runCompaction, runModelCall } from '@tiller/shell';
 import type { ApprovalWake, TurnEngine } from './drive-turn.js';
 import { deliverEvent } from './deliver-event.js';
 import { runToolsDurably } from './durable-tools.js';
@@ -9,6 +9,7 @@ import { type InboxObject, messageSignal } from './inbox-object.js';
 import type { DurableToolEvent, ResolvedDurableOptions } from './durable-options.js';
 import type { TurnLog } from './state-log.js';
 import type { TurnMessage } from './turn-message.js';
+import { warnInWorkerLog } from './worker-warning.js';
 
 export interface RestateEngineInit {
   ctx: restate.ObjectContext;
@@ -63,6 +64,13 @@ export function restateEngine(init: RestateEngineInit): RestateEngine {
     for (let i = ledger.length; i < log.entries.length; i++) ledger.append(log.entries[i]!);
     return ledger;
   };
+  /**
+   * What the shell reports as a `shell.error` and the turn goes on past (an abort listener of a
+   * tool, a model or a compactor that threw, a compactor that broke its contract): a warning in
+   * the worker's log, since it is no event of the turn's.
+   */
+  const warn = ({ where, message }: { where: string; message: string }) => warnInWorkerLog(ctx, `${where} failed (turn ${init.turnId}): ${message}`);
+
   const contextTokens = () => {
     const estimate = currentLedger().estimate();
     return estimate.tokens + (estimate.anchored ? 0 : promptTokens);
@@ -81,24 +89,33 @@ export function restateEngine(init: RestateEngineInit): RestateEngine {
           limits: options.limits,
           signal: controller.signal,
           contextTokens: contextTokens(),
+          onEvent: (event) => {
+            if (event.type === 'shell.error') warn(event);
+          },
         }),
       { maxRetryAttempts: 3 },
     );
 
-  /** `@tiller/compaction`'s `runCompactor` holds the compactor to its contract (append only, hooks, meta). */
+  /** The shell's `runCompaction` holds the compactor to its contract (append only, hooks, meta) and lends it a signal of its own. */
   const compact = async (effect: MaybeCompactEffect): Promise<TurnEvent> => {
-    const { id, midRound, reason, force } = effect;
     // The default compactor never compacts: its answer is known without a step; only its time must replay the same.
     if (options.compactor.maybeCompact === NoOpCompactor.maybeCompact) {
-      return { type: 'compaction.done', id, at: await ctx.date.toJSON(), meta: { compacted: false }, appended: [] };
+      return { type: 'compaction.done', id: effect.id, at: await ctx.date.toJSON(), meta: { compacted: false }, appended: [] };
     }
     return ctx.run(
-      `compact ${id}`,
-      async (): Promise<TurnEvent> => {
-        const context = { model: options.model.id, window: options.model.contextWindow, promptTokens, midRound, force, reason, signal: controller.signal };
-        const run = await runCompactor(options.compactor, { path: log.entries, ledger: currentLedger() }, context, { opts: options.compactorOptions, hooks: options.hooks });
-        return { type: 'compaction.done', id, at: new Date().toISOString(), meta: run.meta, appended: run.appended };
-      },
+      `compact ${effect.id}`,
+      (): Promise<TurnEvent> =>
+        runCompaction(effect, {
+          compactor: options.compactor,
+          compactorOptions: options.compactorOptions,
+          hooks: options.hooks,
+          model: options.model,
+          path: log.entries,
+          ledger: currentLedger(),
+          promptTokens,
+          signal: controller.signal,
+          onEvent: warn,
+        }),
       { maxRetryAttempts: 3 },
     );
   };
@@ -114,7 +131,15 @@ export function restateEngine(init: RestateEngineInit): RestateEngine {
         case 'call_llm':
           return callLlm(effect);
         case 'run_tools':
-          return runToolsDurably(effect, { ctx, tools: options.tools, policy: options.policy, limits: options.limits, signal: controller.signal, tell });
+          return runToolsDurably(effect, {
+            ctx,
+            tools: options.tools,
+            policy: options.policy,
+            limits: options.limits,
+            signal: controller.signal,
+            tell,
+            onListenerError: (call, error) => warn({ where: `tool ${call.name} abort listener`, message: describeThrown(error) }),
+          });
         default: {
           const unknown: never = effect;
           throw new TypeError(`unknown blocking effect ${JSON.stringify(unknown)}`);

@@ -36,11 +36,13 @@ export { fileJournal, type FileJournalOptions, journalPathFor, memoryJournal, ty
 export { replayJournal, type JournalDivergence, type JournalReplay, type ReplayJournalOptions } from './journal/replay-journal.js';
 
 // What a durable engine (@tiller/restate, or a binding of your own) runs inside its own steps:
-// the shell's model call and tool calls, so their logic is written once. See docs/durable.md.
+// the shell's model call, tool calls and compaction, so their logic is written once. See docs/durable.md.
 export { resolveLimits } from './agent/agent-options.js';
 export { runModelCall, type ModelCallAnswer, type ModelCallOptions } from './steps/run-model-call.js';
 export type { ModelCallEvent } from './effects/call-model.js';
 export type { PartialReplySink } from './runtime/partial-reply.js';
 export { planToolBatch, type PlannedToolCall, type ToolBatchPlan, type ToolBatchPlanOptions } from './steps/plan-tool-batch.js';
 export { runToolCall, type ToolCallOptions } from './steps/run-tool-call.js';
+export { runCompaction, type CompactionOptions } from './steps/run-compaction.js';
+export type { CompactionAnswer, CompactionEvent } from './effects/compact-at-boundary.js';
 export { describeThrown } from './describe-thrown.js';

@@ -14,6 +14,8 @@ export interface TestWorker {
   readonly pid: number;
   readonly port: number;
   readonly process: ChildProcess;
+  /** What it printed so far. */
+  output(): { stdout: string; stderr: string };
 }
 
 /** A Restate server from npm, workers in processes of their own behind one balancer address, and a client. */
@@ -89,19 +91,22 @@ export async function startCluster(workerCount = 2): Promise<Cluster> {
 }
 
 /** `node --import tsx worker.ts`: the pid is the worker's own, so SIGKILL stops the process that does the work. */
-async function startWorker(logFile: string): Promise<TestWorker> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'worker.ts')], {
+const startWorker = (logFile: string) => spawnWorker(join(here, 'worker.ts'), { LOG_FILE: logFile });
+
+/** A worker process that runs `script`, which serves on PORT and prints `listening <port>`. */
+export async function spawnWorker(script: string, env: Record<string, string> = {}): Promise<TestWorker> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: packageDir,
-    env: { ...process.env, LOG_FILE: logFile, PORT: '0', RESTATE_LOGGING: 'WARN' },
+    env: { ...process.env, PORT: '0', RESTATE_LOGGING: 'WARN', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
   child.once('exit', () => process.removeListener('exit', killOnExit));
+  let out = '';
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
   const port = await new Promise<number>((resolve, reject) => {
-    let out = '';
     child.stdout!.on('data', (chunk) => {
       out += String(chunk);
       const match = /listening (\d+)/.exec(out);
@@ -109,8 +114,7 @@ async function startWorker(logFile: string): Promise<TestWorker> {
     });
     child.once('exit', (code) => reject(new Error(`a worker exited while starting (code ${code}): ${stderr}`)));
   });
-  child.stdout!.resume();
-  return { pid: child.pid!, port, process: child };
+  return { pid: child.pid!, port, process: child, output: () => ({ stdout: out, stderr }) };
 }
 
 /** Polls until `check` gives a value (not undefined), or fails after `timeoutMs` saying what it waited for. */

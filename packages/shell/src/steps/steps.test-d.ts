@@ -1,8 +1,12 @@
-import type { CallLlmEffect, RunToolsEffect, ToolCallPart, ToolOutcome, TurnEvent, TurnEventOf } from '@tiller/core';
+import type { CompactionHooks, Compactor, TokenLedger } from '@tiller/compaction';
+import type { CallLlmEffect, Entry, MaybeCompactEffect, RunToolsEffect, ToolCallPart, ToolOutcome, TurnEvent, TurnEventOf } from '@tiller/core';
 import { describe, expectTypeOf, it } from 'vitest';
 import {
   type AgentEvent,
   type AgentLimits,
+  type CompactionAnswer,
+  type CompactionEvent,
+  type CompactionOptions,
   type ModelCallAnswer,
   type ModelCallEvent,
   type ModelCallOptions,
@@ -10,6 +14,7 @@ import {
   type PlannedToolCall,
   planToolBatch,
   resolveLimits,
+  runCompaction,
   runModelCall,
   runToolCall,
   type ToolBatchPlan,
@@ -49,6 +54,22 @@ describe('the steps a durable engine runs', () => {
     expectTypeOf<PlannedToolCall['call']>().toEqualTypeOf<ToolCallPart>();
     expectTypeOf(runToolCall).parameters.toEqualTypeOf<[ToolCallPart, ToolCallOptions]>();
     expectTypeOf(runToolCall).returns.resolves.toEqualTypeOf<ToolOutcome>();
+  });
+
+  it('runCompaction answers a maybe_compact effect with compaction.done, telling onEvent what went wrong beside it', () => {
+    expectTypeOf(runCompaction).parameters.toEqualTypeOf<[MaybeCompactEffect, CompactionOptions]>();
+    expectTypeOf(runCompaction).returns.resolves.toEqualTypeOf<CompactionAnswer>();
+    expectTypeOf<CompactionAnswer>().toEqualTypeOf<TurnEventOf<'compaction.done'>>();
+    expectTypeOf<CompactionAnswer>().toExtend<TurnEvent>();
+    // The compactor, the model and the path are needed; the rest is optional.
+    expectTypeOf<Pick<CompactionOptions, 'compactor' | 'model' | 'path' | 'promptTokens'>>().toExtend<CompactionOptions>();
+    expectTypeOf<CompactionOptions['compactor']>().toExtend<Compactor<unknown>>();
+    expectTypeOf<CompactionOptions['path']>().toEqualTypeOf<readonly Entry[]>();
+    expectTypeOf<CompactionOptions['ledger']>().toEqualTypeOf<TokenLedger | undefined>();
+    expectTypeOf<CompactionOptions['hooks']>().toEqualTypeOf<CompactionHooks | undefined>();
+    expectTypeOf<CompactionOptions['signal']>().toEqualTypeOf<AbortSignal | undefined>();
+    expectTypeOf<CompactionEvent>().toEqualTypeOf<Extract<AgentEvent, { type: 'shell.error' }>>();
+    expectTypeOf<NonNullable<CompactionOptions['onEvent']>>().toEqualTypeOf<(event: CompactionEvent) => void>();
   });
 
   it('resolveLimits fills the shell defaults: every limit is there afterwards', () => {

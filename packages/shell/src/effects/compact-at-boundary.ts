@@ -1,0 +1,59 @@
+import { type CompactionAcc, type CompactionHooks, type Compactor, runCompactor, type TokenLedger } from '@tiller/compaction';
+import type { MaybeCompactEffect, TillerModel, TurnEventOf } from '@tiller/core';
+import type { ShellEvent } from '../agent/agent-event.js';
+import { now } from '../clock.js';
+import { describeThrown } from '../describe-thrown.js';
+import { abortable } from '../runtime/abortable.js';
+import { workSignal } from '../runtime/work-signal.js';
+
+/** What a compaction publishes: an abort listener of the compactor's that failed, a compactor that broke its contract. */
+export type CompactionEvent = Extract<ShellEvent, { type: 'shell.error' }>;
+
+/** The input that answers a `maybe_compact` effect. */
+export type CompactionAnswer = TurnEventOf<'compaction.done'>;
+
+/**
+ * What compacting at a boundary reads: the shell's effect context has all of it, and a durable
+ * engine's step (`runCompaction`) builds just this.
+ */
+export interface CompactionWork {
+  // Any compactor, whatever its options type: `compactorOptions` is what it is handed.
+  readonly compactor: Compactor<any>;
+  readonly compactorOptions?: unknown;
+  readonly hooks?: CompactionHooks | undefined;
+  readonly model: Pick<TillerModel, 'id' | 'contextWindow'>;
+  /** What every request carries besides the path (system prompt, tool specs), in estimated tokens. */
+  readonly promptTokens: number;
+  /** The path and a token ledger over it, lent to the compactor (which may advance the ledger). */
+  readonly acc: CompactionAcc;
+  publish(event: CompactionEvent): void;
+}
+
+/** How a boundary's compaction ended: it ran (with the ledger the compactor returned, if any), or the turn was aborted and the answer is stale. */
+export type BoundaryCompaction = { kind: 'ran'; answer: CompactionAnswer; ledger: TokenLedger | undefined } | { kind: 'aborted'; answer: CompactionAnswer };
+
+/**
+ * Runs the compactor at a boundary through `@tiller/compaction`'s `runCompactor`, which holds it to
+ * its contract, raced against the turn's signal. The compactor gets a signal of its own, so that an
+ * abort listener of its that throws is published, not fatal. Throws only what `runCompactor` lets
+ * through (an `afterCompact` hook's throw), and only while the turn is not aborted.
+ */
+export async function compactAtBoundary(effect: MaybeCompactEffect, work: CompactionWork, signal: AbortSignal): Promise<BoundaryCompaction> {
+  const { id, midRound, reason, force } = effect;
+  const { compactor, model } = work;
+  const lent = workSignal(signal, (error) =>
+    work.publish({ type: 'shell.error', where: `compactor ${compactor.name} abort listener`, message: describeThrown(error), at: now() }),
+  );
+  const ctx = { model: model.id, window: model.contextWindow, promptTokens: work.promptTokens, midRound, force, reason, signal: lent.signal };
+  try {
+    const run = await abortable(runCompactor(compactor, work.acc, ctx, { opts: work.compactorOptions, hooks: work.hooks }), signal);
+    if (run.breach) work.publish({ type: 'shell.error', where: 'compaction', message: run.breach, at: now() });
+    return { kind: 'ran', answer: { type: 'compaction.done', id, at: now(), meta: run.meta, appended: run.appended }, ledger: run.ledger };
+  } catch (error) {
+    if (!signal.aborted) throw error;
+    // The answer is stale: the abort input is ahead of it.
+    return { kind: 'aborted', answer: { type: 'compaction.done', id, at: now(), meta: { compacted: false, error: 'the turn was aborted' }, appended: [] } };
+  } finally {
+    lent.end();
+  }
+}
