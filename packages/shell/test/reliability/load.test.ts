@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { runTsxChild } from './child-process.js';
 
 /**
  * 200 agents in one process (load-child.ts), a few turns each, all at once, over three rounds. The
@@ -12,7 +11,6 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
  */
 const AGENTS = 200;
 const ROUNDS = 3;
-const here = dirname(fileURLToPath(import.meta.url));
 let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'tiller-load-'));
@@ -29,16 +27,8 @@ interface LoadReport {
 }
 
 it(`${AGENTS} agents, three turns each, interleaved: no cross-talk, nothing left open, no growth over ${ROUNDS} rounds`, async () => {
-  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', join(here, 'load-child.ts'), dir, String(AGENTS), String(ROUNDS)], {
-    cwd: join(here, '..', '..'),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   // No kill, no timer of ours: the child has to end on its own (the test's timeout is the limit).
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const { code, stdout, stderr } = await runTsxChild('load-child.ts', [dir, String(AGENTS), String(ROUNDS)], ['--expose-gc']);
   expect(stderr).toBe('');
   expect(code).toBe(0);
   const report = JSON.parse(stdout) as LoadReport;

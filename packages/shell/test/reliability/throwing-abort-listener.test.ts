@@ -1,7 +1,5 @@
-import { spawn } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runTsxChild } from './child-process.js';
 import { LISTENER_SCENARIOS, type ListenerReport, type ListenerScenario } from './throwing-abort-listener.child.js';
 
 // Host code that adds its own listener to the abort signal the shell lends it, where that listener
@@ -9,22 +7,8 @@ import { LISTENER_SCENARIOS, type ListenerReport, type ListenerScenario } from '
 // ends the process, so each scenario runs in a child process of its own, which must print its
 // report and exit 0. One row in docs/reliability.md ("Abort").
 
-const here = dirname(fileURLToPath(import.meta.url));
-
-function runChild(scenario: ListenerScenario): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'throwing-abort-listener.child.ts'), scenario], {
-    cwd: join(here, '..', '..'),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
-}
-
 async function reportOf(scenario: ListenerScenario): Promise<ListenerReport> {
-  const { code, stdout, stderr } = await runChild(scenario);
+  const { code, stdout, stderr } = await runTsxChild('throwing-abort-listener.child.ts', [scenario]);
   expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
   return JSON.parse(stdout) as ListenerReport;
 }
