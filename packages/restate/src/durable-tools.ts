@@ -39,8 +39,8 @@ type CallRecord = { outcome: ToolOutcome | null; durationMs: number; at: string 
  * A replay that finds a marker but no outcome applies core's `settleInterruptedCalls`, the rule
  * the shell's resume applies too: an idempotent tool runs again, any other is answered
  * "interrupted" and never runs twice (told as `tool.interrupted`; the idempotent one's
- * `tool.finished` comes when it finished again). A replay that finds the outcome uses it. Each wave is awaited as one combined promise: the SDK drives one awaited
- * promise at a time.
+ * `tool.finished` comes when it finished again). A replay that finds the outcome uses it. Each
+ * wave is awaited as one combined promise: the SDK drives one awaited promise at a time.
  */
 export async function runToolsDurably(effect: RunToolsEffect, deps: DurableToolsDeps): Promise<TurnEvent> {
   const { ctx } = deps;
