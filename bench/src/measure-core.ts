@@ -13,6 +13,7 @@ import { createMachine, initialTransition, transition } from 'xstate';
 import type { Measurement } from './measurement.js';
 import { measure, type MeasureOptions } from './measure.js';
 import { median } from './median.js';
+import { pairedRatio } from './paired-runs.js';
 import { ONE_PASS, onePass } from './one-pass.js';
 import { pi, piOpen, type PiEntry } from './pi.js';
 import { EVENTS_PER_TURN, recordTurns } from './record-turns.js';
@@ -86,9 +87,25 @@ async function measureCore(size: number, entries: Entry[]): Promise<Measurement[
     },
   );
   return [
-    { operation: 'step', size, unit: 'us', tiller: perEvent(samples.tiller), reference: { name: 'bare transition()', value: perEvent(samples.transition) } },
+    // Run i of each task came in the same round, so a slow moment of the machine falls on both:
+    // the goal is judged on the rounds' ratios, not on the ratio of two medians taken apart.
+    {
+      operation: 'step',
+      size,
+      unit: 'us',
+      tiller: perEvent(samples.tiller),
+      reference: { name: 'bare transition()', value: perEvent(samples.transition) },
+      ratio: pairedRatio(samples.tiller, samples.transition),
+    },
     { operation: 'start', size, unit: 'ms', tiller: median(starts.start), reference: { name: ONE_PASS, value: median(starts.pass) } },
-    { operation: 'replay', size, unit: 'us', tiller: perEventOf(replays.replay, events.length), reference: { name: 'bare transition()', value: perEventOf(replays.transition, events.length) } },
+    {
+      operation: 'replay',
+      size,
+      unit: 'us',
+      tiller: perEventOf(replays.replay, events.length),
+      reference: { name: 'bare transition()', value: perEventOf(replays.transition, events.length) },
+      ratio: pairedRatio(replays.replay, replays.transition),
+    },
   ];
 }
 
