@@ -50,6 +50,16 @@ async function counts() {
   return seen;
 }
 
+/** The tool events among a turn's logged events, each delivery as `{seq, what}`, in the order of their numbers. */
+function toolEventsOf(events: Array<[string, string, number]>) {
+  return events
+    .flatMap(([, id]) => {
+      const [, seq, what] = id.split('/');
+      return /^tool\.[a-z]+:/.test(what!) ? [{ seq: Number(seq), what: what! }] : [];
+    })
+    .sort((a, b) => a.seq - b.seq);
+}
+
 const started = (id: string) => async () => (await cluster.log()).find(([w, i]) => w === 'start' && i === id);
 
 describe('a durable turn on Restate', () => {
@@ -113,11 +123,64 @@ describe('a durable turn on Restate', () => {
     for (let seq = 0; seq <= last; seq++) expect(bySeq.get(seq)?.size, `event ${seq} delivered, always as the same event`).toBe(1);
     expect([...bySeq.get(last)!]).toEqual(['turn.ended']);
     expect(events.length).toBeGreaterThan(last + 1);
-    // Each call's own events came once, the interrupted round's as the turn settled it: `work` interrupted, `lookup` finished on its second run.
-    const toolEvents = events.flatMap(([, id]) => (/\/tool\.[a-z]+:/.test(id) ? [id.split('/')[2]!] : []));
-    expect(new Set(toolEvents).size).toBe(toolEvents.length);
-    expect(toolEvents.filter((e) => e.endsWith(':r5-a') || e.endsWith(':r5-b'))).toEqual(['tool.started:r5-a', 'tool.started:r5-b', 'tool.interrupted:r5-a', 'tool.finished:r5-b']);
-    expect(toolEvents).toHaveLength(2 * 2 * ROUNDS);
+    // Each call's own events came once. The cut round's as the shell tells a resumed batch: `work`
+    // interrupted and not run again; `lookup` interrupted to run again, started again, finished.
+    const toolEvents = toolEventsOf(events);
+    expect(new Set(toolEvents.map(({ seq }) => seq)).size).toBe(toolEvents.length);
+    expect(toolEvents.filter(({ what }) => /:r5-[ab]\b/.test(what)).map(({ what }) => what)).toEqual([
+      'tool.started:r5-a',
+      'tool.started:r5-b',
+      'tool.interrupted:r5-a:cut',
+      'tool.interrupted:r5-b:rerun',
+      'tool.started:r5-b',
+      'tool.finished:r5-b',
+    ]);
+    expect(toolEvents).toHaveLength(2 * 2 * ROUNDS + 2);
+    // The other worker told the call's second start as it ran it again, not once it had finished.
+    const lines = await cluster.log();
+    const restart = lines.findLastIndex(([w, id]) => w === 'event' && id.endsWith('/tool.started:r5-b'));
+    expect(lines[restart]![2]).not.toBe(pid);
+    expect(restart).toBeLessThan(lines.findIndex(([w, id]) => w === 'end' && id === 'r5-b'));
+  });
+
+  it('tells each run again of a call that crashes cut twice: interrupted to run again, then started, each time', async () => {
+    const session = cluster.client.session('killed-twice-in-a-tool');
+    const turn = await session.start(plan({ rounds: 3, slowRound: 1, slowMs: 2_000 }));
+    const [, , first] = await waitFor('the slow tools of round 1 to start', async () => ((await counts()).get('start r1-b') ? (await started('r1-a')()) : undefined));
+    await cluster.kill(first);
+    // The other worker runs the idempotent `lookup` again: kill it there too, and bring workers back.
+    const again = async () => (await cluster.log()).find(([w, id, p]) => w === 'start' && id === 'r1-b' && p !== first);
+    const [, , second] = await waitFor('the call to run again on the other worker', again);
+    await cluster.kill(second);
+    await cluster.respawn();
+
+    expect(await turn.outcome()).toMatchObject({ status: 'completed', iterations: 3 });
+    const seen = await counts();
+    expect(seen.get('start r1-b')).toBe(3);
+    expect(seen.get('end r1-b')).toBe(1);
+    expect(seen.get('start r1-a')).toBe(1);
+    const events = (await cluster.log()).filter(([w, id]) => w === 'event' && id.startsWith(`${turn.turnId}/`));
+    const toolEvents = toolEventsOf(events);
+    expect(new Set(toolEvents.map(({ seq }) => seq)).size).toBe(toolEvents.length);
+    expect(toolEvents.filter(({ what }) => /:r1-[ab]\b/.test(what)).map(({ what }) => what)).toEqual([
+      'tool.started:r1-a',
+      'tool.started:r1-b',
+      'tool.interrupted:r1-a:cut',
+      'tool.interrupted:r1-b:rerun',
+      'tool.started:r1-b',
+      'tool.interrupted:r1-b:rerun',
+      'tool.started:r1-b',
+      'tool.finished:r1-b',
+    ]);
+    // Every number of the turn was delivered, each always as the same event.
+    const bySeq = new Map<number, Set<string>>();
+    for (const [, id] of events) bySeq.set(Number(id.split('/')[1]), (bySeq.get(Number(id.split('/')[1])) ?? new Set()).add(id.split('/')[2]!));
+    const last = Math.max(...bySeq.keys());
+    for (let seq = 0; seq <= last; seq++) expect(bySeq.get(seq)?.size, `event ${seq} delivered, always as the same event`).toBe(1);
+    const entries = await session.entries();
+    expectValidTranscript(entries);
+    expect(textOf(resultOf(entries, 'r1-b'))).toBe('looked up for 2000 ms');
+    expect(textOf(resultOf(entries, 'r1-a'))).toContain('was interrupted');
   });
 
   it('makes a model call again when the worker is killed during it: model calls are at least once, tools still once', async () => {
@@ -135,6 +198,10 @@ describe('a durable turn on Restate', () => {
       for (const id of [`r${round}-a`, `r${round}-b`]) expect(seen.get(`start ${id}`), `${id} started once`).toBe(1);
     }
     expectValidTranscript(await session.entries());
+    // The replayed rounds' calls had finished: each call's start and finish, once, and nothing interrupted.
+    const toolEvents = toolEventsOf((await cluster.log()).filter(([w, id]) => w === 'event' && id.startsWith(`${turn.turnId}/`)));
+    const rounds = Array.from({ length: 5 }, (_, round) => [`r${round}-a`, `r${round}-b`]);
+    expect(toolEvents.map(({ what }) => what)).toEqual(rounds.flatMap(([a, b]) => [`tool.started:${a}`, `tool.started:${b}`, `tool.finished:${a}`, `tool.finished:${b}`]));
   });
 
   it('keeps waiting for an approval on the other worker when the waiting worker is killed', async () => {

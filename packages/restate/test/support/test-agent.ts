@@ -13,7 +13,8 @@ export const ROUNDS = 12;
  * n (the assistant messages so far) asks for two `work` calls that sleep what the user's prompt
  * says (and, in the refused round, one to a tool it does not have), or asks for approval of
  * `deploy`, or answers. `work` is not idempotent, `lookup` is.
- * Progress events are logged too (`event <turn>/<seq>/<type>`, `<type>:<call id>` for a tool call's own).
+ * Progress events are logged too (`event <turn>/<seq>/<type>`, `<type>:<call id>` for a tool call's own,
+ * `tool.interrupted:<call id>:rerun` or `:cut` as the call runs again or not).
  */
 export function testAgent(log: (line: string) => void, sleep: (ms: number, value: undefined, options: { signal: AbortSignal }) => Promise<unknown>): Omit<ServeOptions, 'port'> {
   const plan = (messages: Message[]) => {
@@ -77,7 +78,8 @@ export function testAgent(log: (line: string) => void, sleep: (ms: number, value
   return {
     model: scriptedModel(Array.from({ length: 1_000 }, () => reply)),
     tools: [work, lookup, deploy],
-    onEvent: ({ turnId, seq, event }) => log(`event ${turnId}/${seq}/${event.type}${'toolCallId' in event ? `:${event.toolCallId}` : ''}`),
+    onEvent: ({ turnId, seq, event }) =>
+      log(`event ${turnId}/${seq}/${event.type}${'toolCallId' in event ? `:${event.toolCallId}` : ''}${event.type === 'tool.interrupted' ? `:${event.rerun ? 'rerun' : 'cut'}` : ''}`),
     policy: (call) => (call.name === 'deploy' ? { decision: 'ask' } : { decision: 'allow' }),
     limits: { approvalTimeoutMs: 60_000, toolTimeoutMs: 30_000 },
   };
