@@ -120,6 +120,10 @@ describe('a message that is not what the schema says', () => {
     ['a part of an unknown type', { role: 'user', content: [{ type: 'text', text: 'ok' }, { type: 'video', url: 'x' }] }, 'content[1].type: expected text, image, file'],
     ['a text part whose text is a number', { role: 'assistant', content: [{ type: 'text', text: 42 }] }, 'content[0].text: expected a string'],
     ['a tool call without args', { role: 'assistant', content: [{ type: 'toolCall', id: 'c', name: 'read' }] }, 'content[0].args: expected an object'],
+    ['a tool call whose id is empty', { role: 'assistant', content: [{ type: 'toolCall', id: '', name: 'read', args: {} }] }, 'content[0].id: expected a non-empty string'],
+    ['an image whose mime type is empty', { role: 'user', content: [{ type: 'image', data: 'aGk=', mimeType: '' }] }, 'content[0].mimeType: expected a non-empty string'],
+    ['a usage whose token count is no number', { role: 'assistant', content: [], usage: { input: '12', output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 12 } }, 'usage.input: expected a whole number of tokens'],
+    ['a tool result without its isError', { role: 'toolResult', toolCallId: 'c', toolName: 'read', content: [] }, 'isError: expected true or false'],
     ['a tool call whose args hold a BigInt', { role: 'assistant', content: [{ type: 'toolCall', id: 'c', name: 'read', args: { n: 1n } }] }, 'content[0].args: cannot be written as JSON'],
   ];
 
