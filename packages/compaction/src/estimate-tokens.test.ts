@@ -153,6 +153,24 @@ describe('a message that is not what the schema says', () => {
     expect(() => createTokenLedger(path)).toThrow('token ledger: entry "e-bad" is malformed at content');
   });
 
+  it('refuses the message whose usage anchors the estimate when the schema refuses it: a usage is added up, never concatenated', () => {
+    const counts = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+    const anchorWith = (bad: Record<string, unknown>) => ({ role: 'assistant', content: [], stopReason: 'stop', ...bad }) as unknown as Message;
+    const hello = msg(user('hello there'));
+    const stringly = anchorWith({ usage: { ...counts, totalTokens: '12' } });
+    expect(() => estimateContextTokens([stringly, hello])).toThrow(MalformedMessageError);
+    expect(() => estimateContextTokens([stringly, hello])).toThrow('estimateContextTokens: messages[0] is malformed at usage.totalTokens: expected a whole number of tokens, 0 or more');
+    // Not only its usage: the anchor's message is what the schema says, or it anchors nothing.
+    const emptyCall = anchorWith({ usage: { ...counts, totalTokens: 12 }, content: [{ type: 'toolCall', id: '', name: 'read', args: {} }] });
+    expect(() => estimateContextTokens([emptyCall, hello])).toThrow('estimateContextTokens: messages[0] is malformed at content[0].id');
+    // A ledger reads its anchor the same way, when it loads a path and when an entry is appended.
+    const path = pathOf(user('fine'), { kind: 'message', id: 'e-anchor', message: anchorWith({ usage: { ...counts, totalTokens: NaN } }) });
+    expect(() => createTokenLedger(path)).toThrow('token ledger: entry "e-anchor" is malformed at usage.totalTokens');
+    const ledger = createTokenLedger(pathOf(user('fine')));
+    expect(() => ledger.append(path.at(-1)!)).toThrow('token ledger: entry "e-anchor" is malformed at usage.totalTokens');
+    expect(ledger.tokens).toBe(estimateTokens(msg(user('fine'))));
+  });
+
   it('a compactor that estimates a malformed message: the host hears what was wrong, and nothing is compacted', async () => {
     const careless: Compactor = {
       name: 'careless',
