@@ -120,6 +120,10 @@ describe('a message that is not what the schema says', () => {
     ['a part of an unknown type', { role: 'user', content: [{ type: 'text', text: 'ok' }, { type: 'video', url: 'x' }] }, 'content[1].type: expected text, image, file'],
     ['a text part whose text is a number', { role: 'assistant', content: [{ type: 'text', text: 42 }] }, 'content[0].text: expected a string'],
     ['a tool call without args', { role: 'assistant', content: [{ type: 'toolCall', id: 'c', name: 'read' }] }, 'content[0].args: expected an object'],
+    ['a tool call whose id is empty', { role: 'assistant', content: [{ type: 'toolCall', id: '', name: 'read', args: {} }] }, 'content[0].id: expected a non-empty string'],
+    ['an image whose mime type is empty', { role: 'user', content: [{ type: 'image', data: 'aGk=', mimeType: '' }] }, 'content[0].mimeType: expected a non-empty string'],
+    ['a usage whose token count is no number', { role: 'assistant', content: [], usage: { input: '12', output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 12 } }, 'usage.input: expected a whole number of tokens'],
+    ['a tool result without its isError', { role: 'toolResult', toolCallId: 'c', toolName: 'read', content: [] }, 'isError: expected true or false'],
     ['a tool call whose args hold a BigInt', { role: 'assistant', content: [{ type: 'toolCall', id: 'c', name: 'read', args: { n: 1n } }] }, 'content[0].args: cannot be written as JSON'],
   ];
 
@@ -147,6 +151,24 @@ describe('a message that is not what the schema says', () => {
     expect(() => estimateSpanTokens(path)).toThrow('estimateSpanTokens: entry "e-bad" is malformed at content');
     expect(() => createTokenLedger(path)).toThrow(MalformedMessageError);
     expect(() => createTokenLedger(path)).toThrow('token ledger: entry "e-bad" is malformed at content');
+  });
+
+  it('refuses the message whose usage anchors the estimate when the schema refuses it: a usage is added up, never concatenated', () => {
+    const counts = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+    const anchorWith = (bad: Record<string, unknown>) => ({ role: 'assistant', content: [], stopReason: 'stop', ...bad }) as unknown as Message;
+    const hello = msg(user('hello there'));
+    const stringly = anchorWith({ usage: { ...counts, totalTokens: '12' } });
+    expect(() => estimateContextTokens([stringly, hello])).toThrow(MalformedMessageError);
+    expect(() => estimateContextTokens([stringly, hello])).toThrow('estimateContextTokens: messages[0] is malformed at usage.totalTokens: expected a whole number of tokens, 0 or more');
+    // Not only its usage: the anchor's message is what the schema says, or it anchors nothing.
+    const emptyCall = anchorWith({ usage: { ...counts, totalTokens: 12 }, content: [{ type: 'toolCall', id: '', name: 'read', args: {} }] });
+    expect(() => estimateContextTokens([emptyCall, hello])).toThrow('estimateContextTokens: messages[0] is malformed at content[0].id');
+    // A ledger reads its anchor the same way, when it loads a path and when an entry is appended.
+    const path = pathOf(user('fine'), { kind: 'message', id: 'e-anchor', message: anchorWith({ usage: { ...counts, totalTokens: NaN } }) });
+    expect(() => createTokenLedger(path)).toThrow('token ledger: entry "e-anchor" is malformed at usage.totalTokens');
+    const ledger = createTokenLedger(pathOf(user('fine')));
+    expect(() => ledger.append(path.at(-1)!)).toThrow('token ledger: entry "e-anchor" is malformed at usage.totalTokens');
+    expect(ledger.tokens).toBe(estimateTokens(msg(user('fine'))));
   });
 
   it('a compactor that estimates a malformed message: the host hears what was wrong, and nothing is compacted', async () => {

@@ -150,6 +150,20 @@ export function trustedUsage(message: Message): Usage | undefined {
   return message.usage;
 }
 
+/**
+ * `trustedUsage`, for a message whose usage an estimate adds up: the message is checked first, so
+ * a usage the schema refuses (a count that is a string, `NaN`) is named with `where` and the
+ * field, never summed into a figure that is wrong without saying so.
+ */
+export function anchorUsage(message: Message, where: string): Usage | undefined {
+  const usage = trustedUsage(message);
+  if (usage) {
+    const problem = messageShapeProblem(message);
+    if (problem) throw new MalformedMessageError(where, problem.field, problem.reason);
+  }
+  return usage;
+}
+
 export interface ContextTokenEstimate {
   /** `usageTokens + trailingTokens`. */
   tokens: number;
@@ -169,7 +183,7 @@ export function estimateContextTokens(messages: readonly Message[], counter?: To
   let anchor = -1;
   let usageTokens = 0;
   for (let i = messages.length - 1; i >= 0; i--) {
-    const usage = trustedUsage(messages[i]!);
+    const usage = anchorUsage(messages[i]!, `estimateContextTokens: messages[${i}]`);
     if (usage) {
       anchor = i;
       usageTokens = calculateContextTokens(usage);

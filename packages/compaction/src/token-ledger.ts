@@ -1,6 +1,6 @@
 import type { Entry } from '@tiller/core';
 import { collectContext, entryMessage } from '@tiller/core';
-import { calculateContextTokens, estimateMessageTokens, estimateTokens, trustedUsage } from './estimate-tokens.js';
+import { anchorUsage, calculateContextTokens, estimateMessageTokens, estimateTokens } from './estimate-tokens.js';
 import { keptStartIndex, lastCompactionIndex } from './path-scan.js';
 import { z } from 'zod';
 import { parseOptions } from './parse-options.js';
@@ -67,7 +67,7 @@ class PathLedger implements TokenLedger {
     let anchor = -1;
     for (let i = entries.length - 1; i > compaction; i--) {
       const entry = entries[i]!;
-      const usage = entry.kind === 'message' ? trustedUsage(entry.message) : undefined;
+      const usage = entry.kind === 'message' ? anchorUsage(entry.message, entryWhere(entry)) : undefined;
       if (usage) {
         anchor = i;
         this.#base = calculateContextTokens(usage);
@@ -110,7 +110,7 @@ class PathLedger implements TokenLedger {
         this.#anchored = false;
         return;
       case 'message': {
-        const usage = trustedUsage(entry.message);
+        const usage = anchorUsage(entry.message, entryWhere(entry));
         if (usage) {
           this.#base = calculateContextTokens(usage);
           this.#trailing = 0;
@@ -150,8 +150,13 @@ class PathLedger implements TokenLedger {
 
   #addTrailing(entry: Entry): void {
     const message = entryMessage(entry);
-    if (message) this.#trailing += estimateMessageTokens(message, this.#counter, `token ledger: entry ${JSON.stringify(entry.id)}`);
+    if (message) this.#trailing += estimateMessageTokens(message, this.#counter, entryWhere(entry));
   }
+}
+
+/** How a ledger's error names an entry. */
+function entryWhere(entry: Entry): string {
+  return `token ledger: entry ${JSON.stringify(entry.id)}`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Message } from './message.js';
 import { messageShapeProblem } from './message-shape.js';
@@ -50,7 +51,14 @@ describe('messageShapeProblem', () => {
     expect(messageShapeProblem(value)).toEqual({ field: '(the message)', reason: 'expected an object' });
   });
 
-  it.each([{ content: 'hi' }, { role: 'system', content: 'hi' }, { role: 'User', content: 'hi' }, []])('refuses a role other than the three: %j', (message) => {
+  it('refuses an array as no message at all, even one with a role and content', () => {
+    for (const value of [[], [user], Object.assign([], user)]) {
+      expect(Message.safeParse(value).success).toBe(false);
+      expect(messageShapeProblem(value)).toEqual({ field: '(the message)', reason: 'expected an object' });
+    }
+  });
+
+  it.each([{ content: 'hi' }, { role: 'system', content: 'hi' }, { role: 'User', content: 'hi' }])('refuses a role other than the three: %j', (message) => {
     expect(messageShapeProblem(message)).toEqual({ field: 'role', reason: 'expected user, assistant or toolResult' });
   });
 
@@ -87,12 +95,8 @@ describe('messageShapeProblem', () => {
     ['a text part without its text', userParts, 0, { type: 'text' }, 'content[0].text'],
     ['a text part whose text is no string', assistant, 1, { type: 'text', text: ['a'] }, 'content[1].text'],
     ['an image without its data', userParts, 1, { type: 'image', mimeType: 'image/png' }, 'content[1].data'],
-    ['an image without its mime type', toolResult, 1, { type: 'image', data: 'aGk=' }, 'content[1].mimeType'],
     ['a file without its data', userParts, 2, { type: 'file', mimeType: 'application/pdf' }, 'content[2].data'],
-    ['a file without its mime type', userParts, 2, { type: 'file', data: 'x' }, 'content[2].mimeType'],
     ['thinking without its text', assistant, 0, { type: 'thinking', signature: 'sig' }, 'content[0].thinking'],
-    ['a tool call without its id', assistant, 2, { type: 'toolCall', name: 'read_file', args: {} }, 'content[2].id'],
-    ['a tool call without its name', assistant, 2, { type: 'toolCall', id: 'c1', args: {} }, 'content[2].name'],
     ['a tool result text part without its text', toolResult, 0, { type: 'text', text: null }, 'content[0].text'],
   ])('refuses %s, naming the field', (_, message, index, part, field) => {
     expect(messageShapeProblem(withPart(message, index, part))).toEqual({ field, reason: 'expected a string' });
@@ -104,6 +108,260 @@ describe('messageShapeProblem', () => {
 
   it('names the first bad field when there are several', () => {
     const twice = { role: 'assistant', content: [{ type: 'text', text: 'fine' }, { type: 'toolCall', name: 'x', args: [] }, { type: 'bogus' }] };
-    expect(messageShapeProblem(twice)).toEqual({ field: 'content[1].id', reason: 'expected a string' });
+    expect(messageShapeProblem(twice)).toEqual({ field: 'content[1].id', reason: 'expected a non-empty string' });
+  });
+
+  it.each([
+    ['a tool call without its id', assistant, 2, { type: 'toolCall', name: 'read_file', args: {} }, 'content[2].id'],
+    ['a tool call whose id is empty', assistant, 2, { type: 'toolCall', id: '', name: 'read_file', args: {} }, 'content[2].id'],
+    ['a tool call without its name', assistant, 2, { type: 'toolCall', id: 'c1', args: {} }, 'content[2].name'],
+    ['a tool call whose name is empty', assistant, 2, { type: 'toolCall', id: 'c1', name: '', args: {} }, 'content[2].name'],
+    ['a user image without its mime type', userParts, 1, { type: 'image', data: 'aGk=' }, 'content[1].mimeType'],
+    ['a user image whose mime type is empty', userParts, 1, { type: 'image', data: 'aGk=', mimeType: '' }, 'content[1].mimeType'],
+    ['a file without its mime type', userParts, 2, { type: 'file', data: 'x' }, 'content[2].mimeType'],
+    ['a file whose mime type is empty', userParts, 2, { type: 'file', data: 'x', mimeType: '' }, 'content[2].mimeType'],
+    ['a tool result image whose mime type is empty', toolResult, 1, { type: 'image', data: 'aGk=', mimeType: '' }, 'content[1].mimeType'],
+  ])('refuses %s, as the schema does', (_, message, index, part, field) => {
+    const bad = withPart(message, index, part);
+    expect(Message.safeParse(bad).success).toBe(false);
+    expect(messageShapeProblem(bad)).toEqual({ field, reason: 'expected a non-empty string' });
+  });
+
+  describe('the optional fields, when present', () => {
+    /** Refused by the schema and by the check, which names `field` and says `reason`. */
+    const refusedAt = (message: unknown, field: string, reason: string) => {
+      expect(Message.safeParse(message).success).toBe(false);
+      expect(messageShapeProblem(message)).toEqual({ field, reason });
+    };
+    const usage = { input: 10, output: 5, cacheRead: 2, cacheWrite: 0, totalTokens: 17 };
+    const cost = { input: 0.001, output: 0.002, cacheRead: 0, cacheWrite: 0, total: 0.003 };
+
+    it('takes every optional field the schema names, and keys it does not name', () => {
+      const full = [
+        withPart(withPart(assistant, 0, { type: 'thinking', thinking: '', signature: 'enc', redacted: true }), 2, { type: 'toolCall', id: 'c1', name: 'read_file', args: {}, unparsedArgs: 'path=a' }),
+        { ...assistant, usage: { ...usage, cost }, stopReason: 'error', model: 'anthropic/claude', errorMessage: 'overloaded', extra: 1 },
+        { ...assistant, usage: { ...usage, totalTokens: 0, cost: { ...cost, total: 0 } } },
+        { ...toolResult, details: { anything: [1, null] }, toolName: '' },
+        withPart(userParts, 1, { type: 'image', data: '', mimeType: 'image/png', name: 7, note: 'not a file: a name is not looked at' }),
+        { ...user, id: 'kept by nobody' },
+      ];
+      for (const message of full) {
+        expect(Message.safeParse(message).success).toBe(true);
+        expect(messageShapeProblem(message)).toBeUndefined();
+      }
+    });
+
+    it.each([
+      ['a thinking signature that is no string', withPart(assistant, 0, { type: 'thinking', thinking: 'x', signature: 5 }), 'content[0].signature', 'expected a string when present'],
+      ['a redacted flag that is no boolean', withPart(assistant, 0, { type: 'thinking', thinking: 'x', redacted: 'yes' }), 'content[0].redacted', 'expected true or false'],
+      ["a tool call's unparsedArgs that is no string", withPart(assistant, 2, { type: 'toolCall', id: 'c1', name: 'n', args: {}, unparsedArgs: { a: 1 } }), 'content[2].unparsedArgs', 'expected a string when present'],
+      ["a file's name that is no string", withPart(userParts, 2, { type: 'file', data: 'x', mimeType: 'text/plain', name: null }), 'content[2].name', 'expected a string when present'],
+      ['a stopReason outside the five', { ...assistant, stopReason: 'end_turn' }, 'stopReason', 'expected stop, length, toolUse, error or aborted'],
+      ['a stopReason of null', { ...assistant, stopReason: null }, 'stopReason', 'expected stop, length, toolUse, error or aborted'],
+      ['a model that is no string', { ...assistant, model: 7 }, 'model', 'expected a string when present'],
+      ['an errorMessage that is no string', { ...assistant, errorMessage: { message: 'x' } }, 'errorMessage', 'expected a string when present'],
+    ])('refuses %s', (_, message, field, reason) => refusedAt(message, field, reason));
+
+    it.each([null, 'lots', 17, [], [17]])('refuses a usage of %j', (value) => refusedAt({ ...assistant, usage: value }, 'usage', 'expected an object'));
+
+    it.each([
+      ['missing', 'totalTokens', undefined],
+      ['negative', 'input', -1],
+      ['a fraction', 'output', 1.5],
+      ['not a number', 'cacheRead', '3'],
+      ['NaN', 'cacheWrite', NaN],
+      ['infinite', 'input', Infinity],
+      ['past the safe integers', 'totalTokens', 2 ** 53],
+    ])('refuses a token count that is %s, naming it', (_, key, value) => {
+      refusedAt({ ...assistant, usage: { ...usage, [key]: value } }, `usage.${key}`, 'expected a whole number of tokens, 0 or more');
+    });
+
+    it('refuses a cost that is no object, or one of its amounts that is missing, negative or infinite', () => {
+      refusedAt({ ...assistant, usage: { ...usage, cost: null } }, 'usage.cost', 'expected an object');
+      refusedAt({ ...assistant, usage: { ...usage, cost: [] } }, 'usage.cost', 'expected an object');
+      refusedAt({ ...assistant, usage: { ...usage, cost: { ...cost, total: undefined } } }, 'usage.cost.total', 'expected a finite number, 0 or more');
+      refusedAt({ ...assistant, usage: { ...usage, cost: { ...cost, input: -0.01 } } }, 'usage.cost.input', 'expected a finite number, 0 or more');
+      refusedAt({ ...assistant, usage: { ...usage, cost: { ...cost, output: Infinity } } }, 'usage.cost.output', 'expected a finite number, 0 or more');
+    });
+
+    it("refuses a tool result's toolName that is no string, and an isError that is no boolean", () => {
+      refusedAt({ ...toolResult, toolName: undefined }, 'toolName', 'expected a string');
+      refusedAt({ ...toolResult, isError: 'false' }, 'isError', 'expected true or false');
+      refusedAt({ ...toolResult, isError: undefined }, 'isError', 'expected true or false');
+    });
+
+    it('takes only a plain object with string keys for tool call arguments, as the schema does', () => {
+      const callWith = (args: unknown) => withPart(assistant, 2, { type: 'toolCall', id: 'c1', name: 'n', args });
+      for (const args of [Object.create(null), { constructor: 'a key like any other' }, { __proto__: null, path: 'a' }]) {
+        expect(Message.safeParse(callWith(args)).success).toBe(true);
+        expect(messageShapeProblem(callWith(args))).toBeUndefined();
+      }
+      class Args {}
+      for (const args of [new Date(0), new Map([['path', 'a']]), new Args()]) {
+        refusedAt(callWith(args), 'content[2].args', 'expected a plain object (not a Date, a Map or an instance of a class)');
+      }
+      refusedAt(callWith({ path: 'a', [Symbol('hidden')]: 1 }), 'content[2].args', 'expected string keys only (it has a symbol key)');
+    });
+
+    it('refuses a part that is an array, even one with a type', () => {
+      refusedAt(withPart(assistant, 1, Object.assign([], { type: 'text', text: 'x' })), 'content[1]', 'expected a part (an object with a type)');
+    });
+  });
+});
+
+/** zod's first issue as a field of the message, the way `messageShapeProblem` names it. */
+function zodField(issues: readonly unknown[]): string {
+  const path: PropertyKey[] = [];
+  let issue = issues[0] as { code: string; path: PropertyKey[]; errors?: { code: string; path: PropertyKey[] }[][] };
+  for (;;) {
+    path.push(...issue.path);
+    // A union (a user message's string-or-parts content) holds each option's issues: follow the
+    // option that got past its type check, the one the content was meant for.
+    const taken = issue.code === 'invalid_union' ? issue.errors?.find((option) => option[0]!.code !== 'invalid_type' || option[0]!.path.length > 0) : undefined;
+    if (!taken) break;
+    issue = taken[0] as typeof issue;
+  }
+  // A symbol key of a record (tool call arguments) is named by the record that holds it.
+  const named = path.slice(0, path.findIndex((key) => typeof key === 'symbol') >>> 0);
+  if (named.length === 0) return '(the message)';
+  return named.map((key, i) => (typeof key === 'number' ? `[${key}]` : i === 0 ? String(key) : `.${String(key)}`)).join('');
+}
+
+describe('messageShapeProblem agrees with the schema', () => {
+  const text = fc.string({ maxLength: 6 });
+  const nonEmpty = fc.string({ minLength: 1, maxLength: 6 });
+  const count = fc.oneof(fc.nat(1000), fc.maxSafeNat());
+  const amount = fc.double({ min: 0, max: 1e6, noNaN: true });
+  const usage = fc.record(
+    { input: count, output: count, cacheRead: count, cacheWrite: count, totalTokens: count, cost: fc.record({ input: amount, output: amount, cacheRead: amount, cacheWrite: amount, total: amount }) },
+    { requiredKeys: ['input', 'output', 'cacheRead', 'cacheWrite', 'totalTokens'] },
+  );
+  const textPart = fc.record({ type: fc.constant('text'), text });
+  const imagePart = fc.record({ type: fc.constant('image'), data: text, mimeType: nonEmpty });
+  const filePart = fc.record({ type: fc.constant('file'), data: text, mimeType: nonEmpty, name: text }, { requiredKeys: ['type', 'data', 'mimeType'] });
+  const thinkingPart = fc.record({ type: fc.constant('thinking'), thinking: text, signature: text, redacted: fc.boolean() }, { requiredKeys: ['type', 'thinking'] });
+  const toolCallPart = fc.record(
+    { type: fc.constant('toolCall'), id: nonEmpty, name: nonEmpty, args: fc.dictionary(text, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }), unparsedArgs: text },
+    { requiredKeys: ['type', 'id', 'name', 'args'] },
+  );
+  const parts = <T>(part: fc.Arbitrary<T>) => fc.array(part, { maxLength: 4 });
+  const message = fc.oneof(
+    fc.record({ role: fc.constant('user'), content: fc.oneof(text, parts(fc.oneof(textPart, imagePart, filePart))) }),
+    fc.record(
+      {
+        role: fc.constant('assistant'),
+        content: parts(fc.oneof(textPart, thinkingPart, toolCallPart)),
+        usage,
+        stopReason: fc.constantFrom('stop', 'length', 'toolUse', 'error', 'aborted'),
+        model: text,
+        errorMessage: text,
+      },
+      { requiredKeys: ['role', 'content'] },
+    ),
+    fc.record(
+      { role: fc.constant('toolResult'), toolCallId: nonEmpty, toolName: text, content: parts(fc.oneof(textPart, imagePart)), isError: fc.boolean(), details: fc.jsonValue({ maxDepth: 2 }) },
+      { requiredKeys: ['role', 'toolCallId', 'toolName', 'content', 'isError'] },
+    ),
+  );
+
+  /** Values of the wrong type for most fields, and some of the right type that break a rule. */
+  const WRONG = [null, undefined, 0, -1, 1.5, NaN, Infinity, 2 ** 53, '', 'x', true, [], {}, [{}], new Date(0)];
+  const TYPES = ['text', 'image', 'file', 'thinking', 'toolCall', 'user', 'assistant', 'toolResult', 'bogus', 'toString', '__proto__', ''];
+  type Mutation = 'remove' | 'wrong' | 'empty' | 'retype' | 'unknownPart' | 'asArray' | 'extraKey' | 'symbolKey';
+  interface Change {
+    kind: Mutation;
+    /** Which place (an index into `places`, wrapped). */
+    at: number;
+    /** Which value of a list (`WRONG`, `TYPES`), wrapped. */
+    pick: number;
+  }
+  const mutation: fc.Arbitrary<Change> = fc.record({
+    kind: fc.constantFrom<Mutation>('remove', 'wrong', 'empty', 'retype', 'unknownPart', 'asArray', 'extraKey', 'symbolKey'),
+    at: fc.nat(),
+    pick: fc.nat(),
+  });
+
+  /** Every place in `value` a mutation can hit: each key of each object and array, the message itself (`key` undefined) first. */
+  function places(value: unknown, holder?: Record<PropertyKey, unknown>, key?: string, out: { holder?: Record<PropertyKey, unknown>; key?: string }[] = []) {
+    out.push({ holder, key });
+    if (typeof value === 'object' && value !== null) for (const k of Object.keys(value)) places((value as Record<string, unknown>)[k], value as Record<string, unknown>, k, out);
+    return out;
+  }
+
+  /** `valid` as a session line would hold it (a copy), with one mutation applied. */
+  function mutated(valid: unknown, { kind, at, pick }: Change): unknown {
+    const root: { message: unknown } = { message: JSON.parse(JSON.stringify(valid)) };
+    const all = places(root.message);
+    const place = all[at % all.length]!;
+    const holder = place.holder ?? (root as Record<PropertyKey, unknown>);
+    const key = place.key ?? 'message';
+    const value = holder[key];
+    switch (kind) {
+      case 'remove':
+        if (Array.isArray(holder)) holder.splice(Number(key), 1);
+        else delete holder[key];
+        break;
+      case 'wrong':
+        holder[key] = WRONG[pick % WRONG.length];
+        break;
+      case 'empty':
+        holder[key] = typeof value === 'string' ? '' : Array.isArray(value) ? [] : typeof value === 'object' && value !== null ? {} : 0;
+        break;
+      case 'retype':
+        // Most keys are no `type` or `role`: a new type there is only a wrong value.
+        holder[key] = TYPES[pick % TYPES.length];
+        break;
+      case 'unknownPart':
+        holder[key] = { type: TYPES[pick % TYPES.length], text: 'x', data: 'x', mimeType: 'x' };
+        break;
+      case 'asArray':
+        holder[key] = typeof value === 'object' && value !== null ? Object.assign([], value) : [value];
+        break;
+      case 'extraKey':
+        if (typeof value === 'object' && value !== null) (value as Record<string, unknown>)[`extra${pick % 3}`] = WRONG[pick % WRONG.length];
+        break;
+      case 'symbolKey':
+        if (typeof value === 'object' && value !== null) (value as Record<symbol, unknown>)[Symbol('s')] = 1;
+        break;
+      default: {
+        const unknownKind: never = kind;
+        throw new Error(`unknown mutation ${String(unknownKind)}`);
+      }
+    }
+    return root.message;
+  }
+
+  it('takes every message the schema takes, as generated and as read back from JSON', () => {
+    fc.assert(
+      fc.property(message, (m) => {
+        expect(Message.safeParse(m).success).toBe(true);
+        expect(messageShapeProblem(m)).toBeUndefined();
+        expect(messageShapeProblem(JSON.parse(JSON.stringify(m)))).toBeUndefined();
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('refuses exactly what the schema refuses after one mutation, naming the field zod names first', () => {
+    const seen = { taken: 0, refused: 0 };
+    fc.assert(
+      fc.property(message, mutation, (valid, change) => {
+        const m = mutated(valid, change);
+        const parsed = Message.safeParse(m);
+        const problem = messageShapeProblem(m);
+        if (parsed.success) {
+          seen.taken++;
+          expect(problem).toBeUndefined();
+        } else {
+          seen.refused++;
+          expect(problem?.field).toBe(zodField(parsed.error.issues));
+          expect(problem?.reason).toMatch(/^expected /);
+        }
+      }),
+      { numRuns: 3000 },
+    );
+    // Both sides of the agreement were tried, many times.
+    expect(seen.taken).toBeGreaterThan(300);
+    expect(seen.refused).toBeGreaterThan(1000);
   });
 });

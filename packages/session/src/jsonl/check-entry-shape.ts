@@ -4,9 +4,10 @@ type ShapeProblem = { field: string; reason: string } | undefined;
 
 /**
  * A cheap structural check of a parsed line: the fields every reader of an entry relies on, by
- * kind, and for a message each part of its content. Full schema validation (zod) runs in strict
- * mode; this runs on every line of every open, so it reads only those fields, no deeper. Returns
- * the first bad field and why, or undefined.
+ * kind, and a message in full (what the schema `Message` takes, no more). Full schema validation
+ * of the entry (zod) runs in strict mode; this runs on every line of every open, so for the
+ * entry's own fields it reads only those, no deeper. Returns the first bad field and why, or
+ * undefined.
  */
 export function checkEntryShape(value: unknown): ShapeProblem {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { field: '(line)', reason: 'not a JSON object' };
@@ -36,10 +37,10 @@ export function checkEntryShape(value: unknown): ShapeProblem {
 }
 
 /**
- * A message's role and its content, part by part (`messageShapeProblem` from `@tiller/core`): every
- * reader of the context (the token estimate, the providers' converters) relies on each part's type
- * and its text, so a part without them is a corrupt line, not a crash when the session is handed
- * to an agent.
+ * A message as the schema says (`messageShapeProblem` from `@tiller/core`, which agrees with
+ * `Message`): every reader of the context relies on it (a provider refuses a tool call with an
+ * empty id, the token estimate adds up `usage`), so a message the schema refuses is a corrupt
+ * line here, not a failure later when the session is handed to an agent.
  */
 function checkMessage(message: unknown): ShapeProblem {
   const problem = messageShapeProblem(message);

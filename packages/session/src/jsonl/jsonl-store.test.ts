@@ -173,6 +173,10 @@ describe('JsonlStore: damaged files', () => {
       ['{"role":"user","content":[{"type":"image"},null]}', 'message.content[0].data'],
       ['{"role":"user","content":[{"type":"text","text":"ok"},null]}', 'message.content[1]'],
       ['{"role":"toolResult","toolCallId":"c","toolName":"x","isError":false,"content":[{"type":"audio"}]}', 'message.content[0].type'],
+      ['{"role":"user","content":[{"type":"image","data":"aGk=","mimeType":""}]}', 'message.content[0].mimeType'],
+      ['{"role":"assistant","content":[],"usage":{"input":-1,"output":0,"cacheRead":0,"cacheWrite":0,"totalTokens":0}}', 'message.usage.input'],
+      ['{"role":"assistant","content":[],"stopReason":"end_turn"}', 'message.stopReason'],
+      ['{"role":"toolResult","toolCallId":"c","isError":false,"content":[]}', 'message.toolName'],
     ];
     const lines = text.trimEnd().split('\n');
     bad.forEach(([message, _], i) => lines.push(JSON.stringify({ kind: 'message', id: `bad${i}`, parentId: 'e1', at: '2026-01-01T00:00:00.000Z', message: JSON.parse(message) })));
@@ -183,6 +187,26 @@ describe('JsonlStore: damaged files', () => {
     expect(store.warnings.map((w) => w.kind)).toEqual(Array(bad.length + 1).fill('corrupt_line'));
     bad.forEach(([, field], i) => expect(store.warnings[i]!.message).toContain(`${file}:${i + 4}, field ${field}`));
     expect(store.warnings.at(-1)!.message).toContain('field message.content[0].text');
+  });
+
+  it('skips a line whose message the schema refuses (a tool call with an empty id), naming the line and field, and loads the lines around it', async () => {
+    const text = await writeSession(chain(4));
+    const lines = text.trimEnd().split('\n');
+    const call = { type: 'toolCall', id: '', name: 'read_file', args: { path: 'a.txt' } };
+    const bad = { kind: 'message', id: 'bad', parentId: 'e1', at: '2026-01-01T00:00:00.000Z', message: { role: 'assistant', content: [{ type: 'text', text: 'reading' }, call], stopReason: 'toolUse' } };
+    // After e1 (line 3): the bad line is line 4, and e2 and e3 follow it.
+    lines.splice(3, 0, JSON.stringify(bad));
+    await writeFile(file, `${lines.join('\n')}\n`);
+    const store = await JsonlStore.open(file, { readOnly: true });
+    expect(store.entries.map((e) => e.id)).toEqual(['e0', 'e1', 'e2', 'e3']);
+    expect(store.warnings).toEqual([
+      expect.objectContaining({ kind: 'corrupt_line', file, line: 4, field: 'message.content[1].id', reason: 'expected a non-empty string' }),
+    ]);
+    expect(store.warnings[0]!.message).toBe(`${file}:4, field message.content[1].id: expected a non-empty string; line skipped`);
+    const log = createSessionLog(store);
+    expect(log.path().map((e) => e.id)).toEqual(['e0', 'e1', 'e2', 'e3']);
+    expect(log.has('bad')).toBe(false);
+    await expect(JsonlStore.open(file, { readOnly: true, strict: true })).rejects.toThrow(`${file}:4, field message.content[1].id`);
   });
 
   it('strict mode names the zod path of a deep schema problem', async () => {
