@@ -40,6 +40,10 @@ describe('bad input gives one line on stderr and a documented exit code', () => 
     { args: ['demo', 'extra'], code: 2, message: /^tiller demo: unexpected argument "extra"/ },
     { args: ['demo', '--window'], code: 2, message: /^tiller demo: option --window needs a value/ },
     { args: ['demo', '--window', 'lots'], code: 2, message: /^tiller demo: --window must be a positive whole number, got "lots"$/ },
+    { args: ['demo', '--dir', 'DIR/garbage.jsonl'], code: 3, message: /^tiller demo: --dir .*garbage\.jsonl: a file, not a folder$/ },
+    { args: ['demo', '--dir', 'DIR/garbage.jsonl/demo'], code: 3, message: /^tiller demo: --dir .*garbage\.jsonl\/demo: .*garbage\.jsonl is a file, not a folder$/ },
+    // --fork names an entry of an existing session: with no --session or --continue there is none yet.
+    { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '--fork', 'q1', 'hi'], code: 2, message: /^tiller run: --fork q1 needs the session it forks from: give --session FILE, --continue or --resume$/ },
     { args: ['inspect', 'DIR/garbage.jsonl', '--port', '99999'], code: 2, message: /^tiller inspect: --port must be a port number from 0 to 65535, got "99999"$/ },
     // A negative number is a value, said to be wrong by the option's own rule, not an option without a value.
     { args: ['demo', '--delay', '-5'], code: 2, message: /^tiller demo: --delay must not be negative, got "-5"$/ },
