@@ -15,6 +15,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'tiller-cli-bad-'));
   await writeFile(join(dir, 'garbage.jsonl'), 'this is not json\n');
   await writeFile(join(dir, 'empty.journal.jsonl'), '');
+  await writeFile(join(dir, 'empty.jsonl'), '');
   await writeFile(join(dir, 'old.journal.jsonl'), `${JSON.stringify({ type: 'header', format: 'tiller.journal', version: 1 })}\n`);
   // A journal a later release wrote, beside a session `run` resumes.
   await writeFile(join(dir, 'new.journal.jsonl'), `${JSON.stringify({ type: 'header', format: 'tiller.journal', version: 5 })}\n`);
@@ -67,6 +68,7 @@ describe('bad input gives one line on stderr and a documented exit code', () => 
     { args: ['show', 'DIR/number.jsonl'], code: 3, message: /^tiller show: .*number\.jsonl:1: not a Tiller or pi session/ },
     { args: ['replay', 'DIR/list.jsonl'], code: 3, message: /^tiller replay: .*list\.jsonl:1: not a Tiller journal or session/ },
     { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '--session', 'DIR/null.jsonl', 'hi'], code: 3, message: /^tiller run: .*null\.jsonl:1: not a Tiller or pi session/ },
+    { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '--session', 'DIR/empty.jsonl', 'hi'], code: 3, message: /^tiller run: .*empty\.jsonl: the file is empty, with no session header; remove it, or give a path that does not exist, to start a new session there$/ },
   ];
   it.each(cases)('tiller $args', async ({ args, code, message }) => {
     const run = await tillerInProcess(args.map((a) => a.replace('DIR', dir)));

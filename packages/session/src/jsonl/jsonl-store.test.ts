@@ -210,6 +210,20 @@ describe('JsonlStore: damaged files', () => {
   });
 });
 
+describe('JsonlStore: an empty file', () => {
+  it('is refused as empty, not as a header that is not JSON, with or without create, and is left as it was', async () => {
+    await writeFile(file, '');
+    const said = `${file}: the file is empty, with no session header; remove it, or give a path that does not exist, to start a new session there`;
+    for (const options of [{}, { create: true }, { readOnly: true }]) {
+      const error = await JsonlStore.open(file, options).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(SessionFileError);
+      expect((error as SessionFileError).message).toBe(said);
+      expect((error as SessionFileError).code).toBe('invalid');
+    }
+    expect(await readFile(file, 'utf8')).toBe('');
+  });
+});
+
 describe('JsonlStore: a file an editor saved with a byte-order mark', () => {
   it('opens it with every entry, appends after them, and the next open has them all', async () => {
     const text = await writeSession(chain(2));
