@@ -68,6 +68,9 @@ describe('bad input gives one line on stderr and a documented exit code', () => 
     { args: ['show', 'DIR/number.jsonl'], code: 3, message: /^tiller show: .*number\.jsonl:1: not a Tiller or pi session/ },
     { args: ['replay', 'DIR/list.jsonl'], code: 3, message: /^tiller replay: .*list\.jsonl:1: not a Tiller journal or session/ },
     { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '--session', 'DIR/null.jsonl', 'hi'], code: 3, message: /^tiller run: .*null\.jsonl:1: not a Tiller or pi session/ },
+    // A path under a file: the file in the way is named, never a raw ENOTDIR.
+    { args: ['show', 'DIR/garbage.jsonl/s.jsonl'], code: 3, message: /^tiller show: .*garbage\.jsonl\/s\.jsonl: no such session file \(.*garbage\.jsonl is a file, not a folder\)$/ },
+    { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '--session', 'DIR/garbage.jsonl/s.jsonl', 'hi'], code: 3, message: /^tiller run: .*garbage\.jsonl\/s\.jsonl: cannot create the lock file: .*garbage\.jsonl is a file, not a folder$/ },
     { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '--session', 'DIR/empty.jsonl', 'hi'], code: 3, message: /^tiller run: .*empty\.jsonl: the file is empty, with no session header; remove it, or give a path that does not exist, to start a new session there$/ },
   ];
   it.each(cases)('tiller $args', async ({ args, code, message }) => {
