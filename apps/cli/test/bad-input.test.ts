@@ -15,6 +15,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'tiller-cli-bad-'));
   await writeFile(join(dir, 'garbage.jsonl'), 'this is not json\n');
   await writeFile(join(dir, 'empty.journal.jsonl'), '');
+  await writeFile(join(dir, 'empty.jsonl'), '');
   await writeFile(join(dir, 'old.journal.jsonl'), `${JSON.stringify({ type: 'header', format: 'tiller.journal', version: 1 })}\n`);
   // A journal a later release wrote, beside a session `run` resumes.
   await writeFile(join(dir, 'new.journal.jsonl'), `${JSON.stringify({ type: 'header', format: 'tiller.journal', version: 5 })}\n`);
@@ -40,6 +41,10 @@ describe('bad input gives one line on stderr and a documented exit code', () => 
     { args: ['demo', 'extra'], code: 2, message: /^tiller demo: unexpected argument "extra"/ },
     { args: ['demo', '--window'], code: 2, message: /^tiller demo: option --window needs a value/ },
     { args: ['demo', '--window', 'lots'], code: 2, message: /^tiller demo: --window must be a positive whole number, got "lots"$/ },
+    { args: ['demo', '--dir', 'DIR/garbage.jsonl'], code: 3, message: /^tiller demo: --dir .*garbage\.jsonl: a file, not a folder$/ },
+    { args: ['demo', '--dir', 'DIR/garbage.jsonl/demo'], code: 3, message: /^tiller demo: --dir .*garbage\.jsonl\/demo: .*garbage\.jsonl is a file, not a folder$/ },
+    // --fork names an entry of an existing session: with no --session or --continue there is none yet.
+    { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '--fork', 'q1', 'hi'], code: 2, message: /^tiller run: --fork q1 needs the session it forks from: give --session FILE, --continue or --resume$/ },
     { args: ['inspect', 'DIR/garbage.jsonl', '--port', '99999'], code: 2, message: /^tiller inspect: --port must be a port number from 0 to 65535, got "99999"$/ },
     // A negative number is a value, said to be wrong by the option's own rule, not an option without a value.
     { args: ['demo', '--delay', '-5'], code: 2, message: /^tiller demo: --delay must not be negative, got "-5"$/ },
@@ -63,6 +68,10 @@ describe('bad input gives one line on stderr and a documented exit code', () => 
     { args: ['show', 'DIR/number.jsonl'], code: 3, message: /^tiller show: .*number\.jsonl:1: not a Tiller or pi session/ },
     { args: ['replay', 'DIR/list.jsonl'], code: 3, message: /^tiller replay: .*list\.jsonl:1: not a Tiller journal or session/ },
     { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '--session', 'DIR/null.jsonl', 'hi'], code: 3, message: /^tiller run: .*null\.jsonl:1: not a Tiller or pi session/ },
+    // A path under a file: the file in the way is named, never a raw ENOTDIR.
+    { args: ['show', 'DIR/garbage.jsonl/s.jsonl'], code: 3, message: /^tiller show: .*garbage\.jsonl\/s\.jsonl: no such session file \(.*garbage\.jsonl is a file, not a folder\)$/ },
+    { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '--session', 'DIR/garbage.jsonl/s.jsonl', 'hi'], code: 3, message: /^tiller run: .*garbage\.jsonl\/s\.jsonl: cannot create the lock file: .*garbage\.jsonl is a file, not a folder$/ },
+    { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '--session', 'DIR/empty.jsonl', 'hi'], code: 3, message: /^tiller run: .*empty\.jsonl: the file is empty, with no session header; remove it, or give a path that does not exist, to start a new session there$/ },
   ];
   it.each(cases)('tiller $args', async ({ args, code, message }) => {
     const run = await tillerInProcess(args.map((a) => a.replace('DIR', dir)));

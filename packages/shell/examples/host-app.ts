@@ -1,7 +1,7 @@
 /**
  * A complete host app over @tiller/shell: a session in a JSONL file with its journal beside it,
  * two tools (one needs approval), a compactor, streaming output, approvals, and resume after a
- * crash. Run it with `npx tsx packages/shell/examples/host-app.ts [folder]`; with TILLER_BASE_URL
+ * crash. Run it with `pnpm tsx packages/shell/examples/host-app.ts [folder]`; with TILLER_BASE_URL
  * (and TILLER_MODEL, TILLER_API_KEY) it talks to an OpenAI-compatible server, otherwise to a
  * scripted model.
  */

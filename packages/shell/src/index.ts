@@ -9,6 +9,7 @@ export type { InspectedActor, InspectionRecord, InspectOption, InspectorLike } f
 export { ShellError, type ShellErrorCode } from './errors/shell-error.js';
 export { AgentBrokenError } from './errors/agent-broken-error.js';
 export { AgentBusyError } from './errors/agent-busy-error.js';
+export { AgentClosedError } from './errors/agent-closed-error.js';
 export { AgentOptionsError } from './errors/agent-options-error.js';
 export { ApprovalError } from './errors/approval-error.js';
 export { CompactionPolicyViolatedError } from './errors/compaction-policy-violated-error.js';

@@ -1,9 +1,12 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type Compactor, WindowManager } from '@tiller/compaction';
 import type { Entry, Message, TillerModel } from '@tiller/core';
-import { createSessionLog, MemoryStore } from '@tiller/session';
+import { createSessionLog, JsonlStore, MemoryStore } from '@tiller/session';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AgentBrokenError, AgentBusyError, AgentOptionsError, ApprovalError, createAgent, defineTool, InvalidMessageError, type AgentEvent } from '../src/index.js';
+import { AgentBrokenError, AgentBusyError, AgentClosedError, AgentOptionsError, ApprovalError, createAgent, defineTool, InvalidMessageError, journalPathFor, type AgentEvent } from '../src/index.js';
 import { scriptedModel } from '@tiller/testing';
 import { FaultyStore, nextEvent, recordEvents, recordingTools } from './helpers.js';
 
@@ -165,6 +168,40 @@ describe('createAgent: a turn end to end with the scripted model', () => {
     const first = agent.prompt('one');
     await expect(agent.prompt('two')).rejects.toBeInstanceOf(AgentBusyError);
     await first;
+  });
+
+  it('refuses prompt, steer and followUp once closed, and runs nothing more', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tiller-closed-'));
+    const file = join(dir, 'chat.jsonl');
+    const session = createSessionLog(await JsonlStore.open(file, { create: true }));
+    const model = scriptedModel([{ text: 'first' }, { text: 'never sent' }]);
+    const agent = createAgent({ model, session });
+    await agent.prompt('one');
+    await agent.close();
+    const journalBefore = await readFile(journalPathFor(file), 'utf8');
+    const entriesBefore = session.entries().length;
+
+    const refused = await agent.prompt('two').catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(AgentClosedError);
+    expect(AgentClosedError.isInstance(refused)).toBe(true);
+    expect((refused as AgentClosedError).code).toBe('agent_closed');
+    expect((refused as Error).message).toBe('agent.prompt: the agent is closed; make a new one over the session (createAgent or resumeAgent) to go on');
+    await expect(agent.steer('steer')).rejects.toThrow(/^agent\.steer: the agent is closed/);
+    await expect(agent.followUp('more')).rejects.toThrow(/^agent\.followUp: the agent is closed/);
+    expect(model.requests).toHaveLength(1);
+    expect(session.entries()).toHaveLength(entriesBefore);
+    expect(await readFile(journalPathFor(file), 'utf8')).toBe(journalBefore);
+    await session.close();
+  });
+
+  it('refuses a prompt made while close() is under way', async () => {
+    const agent = createAgent({ model: scriptedModel([{ text: 'slow', delayMs: Infinity }]) });
+    const first = agent.prompt('one');
+    await nextEvent(agent, 'llm.started');
+    const closing = agent.close();
+    await expect(agent.prompt('two')).rejects.toBeInstanceOf(AgentClosedError);
+    await closing;
+    expect(await first).toMatchObject({ status: 'aborted', reason: 'the agent was closed' });
   });
 
   it('stops after maxIterations tool rounds with one final call that offers no tools', async () => {

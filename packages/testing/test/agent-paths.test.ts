@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import '../src/vitest.js';
-import { agentPaths, assertFullCoverage, coverage, formatPath, parsePath, reachableByTheWorld, runPath, type PathRun } from '../src/index.js';
+import { agentPaths, assertFullCoverage, coverage, formatPath, parsePath, reachableByTheWorld, runPath, scriptedModel, type AgentWorld, type MakeAgent, type PathRun } from '../src/index.js';
 import { notebookAgent, notebookPathOptions, writesLandOnce } from './agents/notebook-agent.js';
 
 const paths = agentPaths(notebookPathOptions());
@@ -85,6 +85,26 @@ describe('a path is a script', () => {
       new RegExp(`runPath: step ${index} \\(reply\\) calls tool "no_such_tool", which the agent does not have \\(its tools: read_note, write_note, delete_note\\)`),
     );
     expect(made).toBe(1);
+  });
+
+  it('refuses what makeAgent returns when it is not the options, naming what it got', async () => {
+    const path = paths.find((p) => p.name === 'prompt > boundary > reply:tool_call(read_note) > tools:ok > boundary > reply:text')!;
+    const agent = notebookAgent();
+    const cases: Array<[string, MakeAgent, RegExp]> = [
+      // An async makeAgent gave "calls tool read_note, which the agent does not have (its tools: none)".
+      ['a Promise', (async (world: AgentWorld) => agent(world)) as never, /^runPath: makeAgent returned a Promise; return createAgent's options themselves \(makeAgent is called synchronously, once per run\)$/],
+      // Nothing at all gave "Cannot destructure property 'host' of 'made' as it is undefined".
+      ['nothing', (() => undefined) as never, /^runPath: makeAgent must return createAgent's options \(an object\), got undefined$/],
+      ['null', (() => null) as never, /^runPath: makeAgent must return createAgent's options \(an object\), got null$/],
+      // A model of one's own was replaced by the world's without a word.
+      ['a model', ((world: AgentWorld) => ({ ...agent(world), model: scriptedModel([{ text: 'mine' }]) })) as never, /^runPath: makeAgent returned model; the run gives the model, the session and the journal, so leave them out$/],
+      ['a session and a journal', ((world: AgentWorld) => ({ ...agent(world), session: {}, journal: {} })) as never, /^runPath: makeAgent returned session, journal; the run gives the model/],
+    ];
+    for (const [what, make, said] of cases) {
+      const error = await runPath(path, make).catch((e: unknown) => e);
+      expect(error, what).toBeInstanceOf(TypeError);
+      expect((error as Error).message, what).toMatch(said);
+    }
   });
 
   it('reports coverage short of complete when the paths leave states out', async () => {

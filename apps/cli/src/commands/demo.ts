@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -8,7 +8,8 @@ import { createAgent, fileJournal, journalPathFor } from '@tiller/shell';
 import { scriptedModel } from '@tiller/testing';
 import { OUTPUT_CLOSED, watchClosedOutput } from '../cli/closed-output.js';
 import { defineCommand } from '../cli/command.js';
-import { ExitCode, usageError } from '../cli/errors.js';
+import { ExitCode, inputError, usageError } from '../cli/errors.js';
+import { whyNotWritten } from '../cli/write-failure.js';
 import { positiveInteger, wholeNumber } from '../cli/parse-command-line.js';
 import { DEMO_FOLLOW_UP, DEMO_PROMPT, DEMO_SCRIPT, DEMO_STEER, demoSummarizer } from '../demo/script.js';
 import { writeDemoWorkspace } from '../demo/workspace.js';
@@ -49,7 +50,9 @@ export const demoCommand = defineCommand({
     const sessionFile = join(dir, 'session.jsonl');
     if (existsSync(sessionFile)) throw usageError(`tiller demo: ${dir} already holds a demo session; give an empty or new folder`);
     const workspace = join(dir, 'workspace');
-    await mkdir(workspace, { recursive: true });
+    await mkdir(workspace, { recursive: true }).catch((error: unknown) => {
+      throw inputError(`tiller demo: --dir ${dir}: ${isFile(dir) ? 'a file, not a folder' : whyNotWritten(dir, error)}`);
+    });
     await writeDemoWorkspace(workspace);
 
     const output = watchClosedOutput(io);
@@ -157,3 +160,11 @@ export const demoCommand = defineCommand({
     }
   },
 });
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
+  } catch {
+    return false; // a file further up the path: whyNotWritten names it
+  }
+}

@@ -63,6 +63,10 @@ export const runCommand = defineCommand({
     const window = positiveInteger('run', 'window', options.window);
     const maxIterations = positiveInteger('run', 'max-iterations', options['max-iterations']);
     const inspectAs = inspectView('run', options.inspect);
+    // A new session (neither --session, --continue nor --resume) has no entry to fork from.
+    if (options.fork !== undefined && options.session === undefined && !options.continue && !options.resume) {
+      throw usageError(`tiller run: --fork ${options.fork} needs the session it forks from: give --session FILE, --continue or --resume`);
+    }
     const compactorChoice = oneOf('run', 'compactor', options.compactor, COMPACTORS);
     const workspace = workspaceFolder(io.cwd, options.workspace);
     const model = chooseModel('run', { model: options.model, baseUrl: options['base-url'], window }, io.env);

@@ -3,6 +3,7 @@ import type { Entry, TurnEvent } from '@tiller/core';
 import { createSessionLog, JsonlStore, type SessionLog } from '@tiller/session';
 import { type JournalHeader, type JournalLine, type JournalReplay, parseJournal, replayJournal } from '@tiller/shell';
 import { inputError } from '../cli/errors.js';
+import { whyNotWritten } from '../cli/write-failure.js';
 
 /** One agent run of a journal, replayed. */
 export interface SegmentReplay {
@@ -31,6 +32,7 @@ export async function readInputFile(path: string, what: string): Promise<string>
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw inputError(`${path}: no such ${what}`);
     if (code === 'EISDIR') throw inputError(`${path}: is a folder, not a ${what}`);
+    if (code === 'ENOTDIR') throw inputError(`${path}: no such ${what} (${whyNotWritten(path, error)})`);
     throw inputError(`${path}: cannot read the ${what}: ${(error as Error).message}`);
   }
 }

@@ -234,6 +234,35 @@ describe('JsonlStore: damaged files', () => {
   });
 });
 
+describe('JsonlStore: a path under a file', () => {
+  it('fails with not_found naming the file in the way, with or without create, and writes nothing', async () => {
+    const blocker = join(dir, 'notes.txt');
+    await writeFile(blocker, 'a file, not a folder');
+    const under = join(blocker, 'session.jsonl');
+    const plain = await JsonlStore.open(under).catch((e: unknown) => e);
+    expect(SessionFileError.isInstance(plain) && [plain.code, plain.message]).toEqual(['not_found', `${under}: no session file there (${blocker} is a file, not a folder)`]);
+    const creating = await JsonlStore.open(under, { create: true }).catch((e: unknown) => e);
+    expect(SessionFileError.isInstance(creating) && [creating.code, creating.message]).toEqual(['not_found', `${under}: cannot create the lock file: ${blocker} is a file, not a folder`]);
+    const reading = await JsonlStore.open(under, { readOnly: true }).catch((e: unknown) => e);
+    expect(SessionFileError.isInstance(reading) && [reading.code, reading.message]).toEqual(['not_found', `${under}: no session file there (${blocker} is a file, not a folder)`]);
+    expect(await readdir(dir)).toEqual(['notes.txt']);
+  });
+});
+
+describe('JsonlStore: an empty file', () => {
+  it('is refused as empty, not as a header that is not JSON, with or without create, and is left as it was', async () => {
+    await writeFile(file, '');
+    const said = `${file}: the file is empty, with no session header; remove it, or give a path that does not exist, to start a new session there`;
+    for (const options of [{}, { create: true }, { readOnly: true }]) {
+      const error = await JsonlStore.open(file, options).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(SessionFileError);
+      expect((error as SessionFileError).message).toBe(said);
+      expect((error as SessionFileError).code).toBe('invalid');
+    }
+    expect(await readFile(file, 'utf8')).toBe('');
+  });
+});
+
 describe('JsonlStore: a file an editor saved with a byte-order mark', () => {
   it('opens it with every entry, appends after them, and the next open has them all', async () => {
     const text = await writeSession(chain(2));

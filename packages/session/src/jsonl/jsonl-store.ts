@@ -7,6 +7,7 @@ import { AppendError, SessionFileError, SessionOptionsError } from '../errors.js
 import type { ReadWarning } from '../read-warning.js';
 import type { SessionStore } from '../store.js';
 import { acquireLock, type FileLock } from './file-lock.js';
+import { notAFolder } from './file-in-the-way.js';
 import { SESSION_FORMAT_VERSION, serializeEntry, type SessionFileHeader } from './format.js';
 import { parseSessionFile } from './parse-session-file.js';
 import { readRange } from './read-range.js';
@@ -135,9 +136,12 @@ export class JsonlStore implements SessionStore {
     const create = checked.create === true ? {} : checked.create || undefined;
     if (readOnly && create) throw new SessionOptionsError(`JsonlStore.open(${path})`, 'create', 'a read-only open never creates a file');
     const lock = readOnly ? undefined : await acquireLock(path).catch((error: unknown) => {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      if (!create) throw notFound(path);
-      throw new SessionFileError({ file: path, line: 0 }, `cannot create the lock file: the folder ${dirname(path)} does not exist`, 'not_found');
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+      // ENOTDIR: a folder on the path is a file, so there is no session file there either.
+      const why = code === 'ENOENT' ? `the folder ${dirname(path)} does not exist` : notAFolder(path);
+      if (!create) throw code === 'ENOENT' ? notFound(path) : new SessionFileError({ file: path, line: 0 }, `no session file there (${why})`, 'not_found');
+      throw new SessionFileError({ file: path, line: 0 }, `cannot create the lock file: ${why}`, 'not_found');
     });
     let handle: FileHandle | undefined;
     try {

@@ -172,11 +172,15 @@ function lastLineWins(body: BodyReader): TreeBuilder {
 export function parseHeader(line: string, file: string, onlyLine: boolean): SessionFileHeader {
   const at = (field: string) => ({ file, line: 1, field });
   const text = withoutByteOrderMark(line);
+  // An empty file (`touch chat.jsonl`) is no torn header: a created file is renamed into place with its header.
+  if (onlyLine && text.trim() === '') {
+    throw new SessionFileError({ file, line: 0 }, 'the file is empty, with no session header; remove it, or give a path that does not exist, to start a new session there');
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    const reason = onlyLine && text !== '' ? 'the header line is incomplete' : 'the first line is not a session header (not JSON)';
+    const reason = onlyLine ? 'the header line is incomplete' : 'the first line is not a session header (not JSON)';
     throw new SessionFileError(at('(line)'), reason);
   }
   const header = value as Partial<SessionFileHeader> | null;

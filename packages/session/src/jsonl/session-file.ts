@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { open, rename, writeFile, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { SessionFileError } from '../errors.js';
+import { notAFolder } from './file-in-the-way.js';
 import { HEADER_TYPE, SESSION_FORMAT_VERSION, serializeHeader, type SessionFileHeader } from './format.js';
 import type { CreateOptions, Durability } from './jsonl-store.js';
 
@@ -23,6 +24,7 @@ export async function openSessionFile(path: string, readOnly: boolean, create: C
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && !create) throw notFound(path);
+    if (code === 'ENOTDIR') throw new SessionFileError({ file: path, line: 0 }, `no session file there (${notAFolder(path)})`, 'not_found');
     if (code !== 'ENOENT') throw new SessionFileError({ file: path, line: 0 }, `cannot read the session file: ${(error as Error).message}`, 'unreadable');
   }
   await createFile(path, create!, durability);

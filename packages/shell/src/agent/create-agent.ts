@@ -6,6 +6,7 @@ import { now } from '../clock.js';
 import { fileJournal, journalPathFor, type JournalStore } from '../journal/journal-store.js';
 import type { AgentEvent, AgentListener } from './agent-event.js';
 import { AgentBusyError } from '../errors/agent-busy-error.js';
+import { AgentClosedError } from '../errors/agent-closed-error.js';
 import { InvalidMessageError } from '../errors/invalid-message-error.js';
 import { journalHeader } from '../journal/journal-header.js';
 import { createTurnRuntime, type TurnRuntime } from '../runtime/turn-runtime.js';
@@ -23,7 +24,8 @@ export interface Agent extends AsyncIterable<AgentEvent> {
   /**
    * Runs a turn from the session log's leaf as it stands now; resolves with how it ended. Throws
    * `AgentBusyError` while a turn of this agent runs, `SessionBusyError` while another agent's
-   * turn runs on the same log.
+   * turn runs on the same log, `AgentClosedError` once `close()` was called (as `steer` and
+   * `followUp` do).
    */
   prompt(input: UserInput): Promise<TurnOutcome>;
   /** A message for the model at the next boundary of the running turn (after the current tool batch). */
@@ -106,6 +108,8 @@ export class HostAgent implements Agent {
    * listener may prompt again as soon as it hears turn.ended.
    */
   #starting = false;
+  /** Set as `close()` starts: a turn begun from then on would outlive the close (its iterators ended, its journal reopened). */
+  #closed = false;
 
   constructor(session: SessionLog, journal: JournalStore | undefined, runtime: TurnRuntime) {
     this.session = session;
@@ -120,6 +124,7 @@ export class HostAgent implements Agent {
   async prompt(input: UserInput): Promise<TurnOutcome> {
     const runtime = this.#runtime;
     const message = toUserMessage(input, 'prompt');
+    this.#refuseIfClosed('prompt');
     const broken = runtime.brokenBy();
     if (broken) throw broken;
     if (this.#starting || runtime.getSnapshot().context.turn) {
@@ -140,11 +145,19 @@ export class HostAgent implements Agent {
   }
 
   async steer(input: UserInput): Promise<void> {
-    return this.#runtime.feed({ type: 'steer', at: now(), message: toUserMessage(input, 'steer') });
+    const message = toUserMessage(input, 'steer');
+    this.#refuseIfClosed('steer');
+    return this.#runtime.feed({ type: 'steer', at: now(), message });
   }
 
   async followUp(input: UserInput): Promise<void> {
-    return this.#runtime.feed({ type: 'follow_up', at: now(), message: toUserMessage(input, 'followUp') });
+    const message = toUserMessage(input, 'followUp');
+    this.#refuseIfClosed('followUp');
+    return this.#runtime.feed({ type: 'follow_up', at: now(), message });
+  }
+
+  #refuseIfClosed(method: string): void {
+    if (this.#closed) throw new AgentClosedError(`agent.${method}: the agent is closed; make a new one over the session (createAgent or resumeAgent) to go on`);
   }
 
   async abort(reason?: string): Promise<void> {
@@ -178,6 +191,7 @@ export class HostAgent implements Agent {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
     try {
       await this.abort('the agent was closed');
     } catch (error) {

@@ -4,6 +4,7 @@ const MARKER = Symbol.for('tiller.shell.error');
 export type ShellErrorCode =
   | 'invalid_options'
   | 'agent_busy'
+  | 'agent_closed'
   | 'session_busy'
   | 'invalid_message'
   | 'agent_broken'

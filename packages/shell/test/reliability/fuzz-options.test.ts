@@ -362,7 +362,7 @@ const targets: Target[] = [
     valid: () => ({ stepTimeoutMs: 500, toolTimeoutMs: 40, approvalTimeoutMs: 40, abortGraceMs: 20, invariants: [] }),
     spec: { stepTimeoutMs: 'int+', toolTimeoutMs: 'int+', approvalTimeoutMs: 'int+', abortGraceMs: 'int0', invariants: 'list' },
     optional: true,
-    call: (o) => runPath(agentPaths({ tools: [], hostActions: false, crashes: false, faults: [] })[0]!, () => ({ model: scriptedModel([]) }) as never, o as never),
+    call: (o) => runPath(agentPaths({ tools: [], hostActions: false, crashes: false, faults: [] })[0]!, () => ({}), o as never),
     typed: testingError,
   },
   {

@@ -14,7 +14,7 @@ import { checkInvariants, type UserInvariant } from './invariants.js';
 import { hostView } from './host-view.js';
 import { journalMirror } from './journal-mirror.js';
 import { parkAt } from './park-at-step.js';
-import type { MakeAgent, PathRun, RunPathOptions } from './path-run.js';
+import type { AgentUnderTest, MakeAgent, PathRun, RunPathOptions } from './path-run.js';
 import { Deviation, waiter } from './run-context.js';
 import { INPUT_OF } from './step-inputs.js';
 import { checkUserInvariants } from './user-invariants.js';
@@ -48,7 +48,7 @@ export async function runPath(script: AgentPath | string, makeAgent: MakeAgent, 
   const path = parsePath(script);
   const world = createWorld();
   const watched = toolWatcher(world);
-  const made = makeAgent({ tools: (tools) => tools.map((t) => watched(t)) as never });
+  const made = checkMade(makeAgent({ tools: (tools) => tools.map((t) => watched(t)) as never }));
   const { host, ...agentOptions } = made;
   // The shell's default is three retries (docs/shell.md).
   world.attemptsBeforeGivingUp = (agentOptions.limits?.maxRetries ?? 3) + 1;
@@ -163,6 +163,25 @@ export async function runPath(script: AgentPath | string, makeAgent: MakeAgent, 
  * limits that fit the path (its iterations, no waiting between retries, a short approval limit
  * where an approval times out).
  */
+/** The run gives these; one that makeAgent returns would be replaced without a word. */
+const GIVEN_BY_THE_RUN = ['model', 'session', 'journal'] as const;
+
+/** What makeAgent returned, checked before it is taken apart: a mistake here is the user's, so it is said as theirs. */
+function checkMade(made: unknown): AgentUnderTest {
+  if (typeof (made as PromiseLike<unknown> | undefined)?.then === 'function') {
+    throw new TypeError("runPath: makeAgent returned a Promise; return createAgent's options themselves (makeAgent is called synchronously, once per run)");
+  }
+  if (typeof made !== 'object' || made === null || Array.isArray(made)) {
+    const got = made === null ? 'null' : Array.isArray(made) ? 'an array' : typeof made === 'undefined' ? 'undefined' : `a ${typeof made}`;
+    throw new TypeError(`runPath: makeAgent must return createAgent's options (an object), got ${got}`);
+  }
+  const given = GIVEN_BY_THE_RUN.filter((key) => key in made);
+  if (given.length > 0) {
+    throw new TypeError(`runPath: makeAgent returned ${given.join(', ')}; the run gives the model, the session and the journal, so leave them out`);
+  }
+  return made as AgentUnderTest;
+}
+
 function agentOptionsFor(path: AgentPath, agentOptions: Omit<AgentOptions, 'model' | 'session' | 'journal'>, world: World, watched: ReturnType<typeof toolWatcher>, options: RunPathOptions) {
   const timesOut = path.steps.some((s) => s.step.do === 'tools' && s.step.outcome === 'timeout');
   const approvalTimesOut = path.steps.some((s) => s.step.do === 'approve' && s.step.decision === 'timeout');
