@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import type { Tool } from '@tiller/shell';
 import { z } from 'zod';
 import { checkOptions, positiveInt } from './check-options.js';
-import { pathName, stepLabel, type AgentPath, type PathStep, type PlannedCall, type RetriedFault, type ScriptedStep } from './path-step.js';
+import { pathName, stepLabel, type AgentPath, type CallClass, type PathStep, type PlannedCall, type RetriedFault, type ScriptedStep } from './path-step.js';
 import { schemaArbitrary } from './schema-arbitrary.js';
-import { graphPaths, type CallClass, type GraphOptions, type GraphPath, type GraphStep } from './turn-graph.js';
+import { graphPaths, type GraphOptions, type GraphPath, type GraphStep } from './turn-graph.js';
 
 /** The faults a path can hold, by name. */
 export type PathFault =
@@ -219,7 +219,7 @@ function callDrawer(byClass: Map<CallClass, Tool[]>, arbitraries: Readonly<Recor
     for (let attempt = 0; attempt < 20; attempt++) {
       const [args] = fc.sample(arbitrary, { numRuns: 1, seed: callSeed + attempt * 7_919 });
       // Drawn from the schema, checked by it: the shell will check the same.
-      if (tool.input.safeParse(args).success) return { tool: tool.name, args: args as Record<string, unknown> };
+      if (tool.input.safeParse(args).success) return { tool: tool.name, args: args as Record<string, unknown>, policy: c };
     }
     throw new TypeError(`agentPaths: could not draw valid arguments for tool "${tool.name}" from its schema; give an arbitrary (agentPaths({ arbitraries: { ${tool.name}: ... } }))`);
   };

@@ -15,7 +15,7 @@ export {
   type ScriptedStep,
   type ToolOutcomeKind,
 } from './path-step.js';
-export type { CallClass } from './turn-graph.js';
+export type { CallClass } from './path-step.js';
 export { runPath, type AgentUnderTest, type AgentWorld, type MakeAgent, type PathRun, type RunPathOptions } from './run/run-path.js';
 export type { ToolRun } from './run/world.js';
 export { INVARIANTS, type BrokenInvariant, type InvariantName, type UserInvariant } from './run/invariants.js';

@@ -27,12 +27,19 @@ describe('parsePath', () => {
     expect(parsePath(JSON.stringify(good()))).toEqual(good());
   });
 
+  it("keeps what a call's policy was declared, so a saved script is checked for it as the generated path was", () => {
+    const declared = withStep(3, (s) => { s.calls = [{ tool: 'read_note', args: { title: 'a' }, policy: 'deny' }]; });
+    const parsed = parsePath(JSON.stringify(declared));
+    expect(parsed.steps[2]!.step).toMatchObject({ calls: [{ tool: 'read_note', policy: 'deny' }] });
+  });
+
   it.each([
     ['a reply without calls and retried', withStep(3, (s) => { delete s.calls; delete s.retried; }), /parsePath: step 3 \(reply\) is malformed:[\s\S]*calls[\s\S]*retried/],
     ['a tool outcome that does not exist', withStep(4, (s) => { s.outcome = 'explode'; }), /parsePath: step 4 \(tools\) is malformed:[\s\S]*"ok"\|"throw"\|"timeout"[\s\S]*outcome/],
     ['a reply kind that does not exist', withStep(6, (s) => { s.reply = 'poem'; }), /parsePath: step 6 \(reply\) is malformed:[\s\S]*reply/],
     ['a retried fault that does not exist', withStep(6, (s) => { s.retried = ['overflow']; }), /parsePath: step 6 \(reply\) is malformed:[\s\S]*retried/],
     ['a call without its tool', withStep(3, (s) => { s.calls = [{ args: {} }]; }), /parsePath: step 3 \(reply\) is malformed:[\s\S]*calls\[0\]\.tool/],
+    ['a call whose declared policy does not exist', withStep(3, (s) => { s.calls = [{ tool: 'read_note', args: {}, policy: 'maybe' }]; }), /parsePath: step 3 \(reply\) is malformed:[\s\S]*calls\[0\]\.policy/],
     ['a call whose args are not an object', withStep(3, (s) => { s.calls = [{ tool: 'read_note', args: 'a' }]; }), /parsePath: step 3 \(reply\) is malformed:[\s\S]*calls\[0\]\.args/],
     ['a tool call reply with two calls', withStep(3, (s) => { s.calls = [{ tool: 'a', args: {} }, { tool: 'b', args: {} }]; }), /parsePath: step 3 \(reply\) is malformed: a reply:tool_call makes 1 call, this one lists 2/],
     ['a text reply with a call', withStep(6, (s) => { s.calls = [{ tool: 'a', args: {} }]; }), /parsePath: step 6 \(reply\) is malformed: a reply:text makes 0 calls, this one lists 1/],

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { turnMachineStates } from './coverage.js';
 import { pathName, type AgentPath, type PathStep, type ReplyKind } from './path-step.js';
 
-const PlannedCallSchema = z.strictObject({ tool: z.string().min(1), args: z.record(z.string(), z.unknown()) });
+const PlannedCallSchema = z.strictObject({ tool: z.string().min(1), args: z.record(z.string(), z.unknown()), policy: z.enum(['allow', 'ask', 'deny']).optional() });
 
 const STEP_SCHEMAS = {
   prompt: z.strictObject({ do: z.literal('prompt') }),

@@ -29,10 +29,24 @@ export type ToolOutcomeKind = 'ok' | 'throw' | 'timeout';
 /** The host's answer to an approval request; `timeout` gives none, so the approval timeout denies. */
 export type ApprovalKind = 'allow' | 'deny' | 'timeout';
 
+/** What the agent's policy does with a tool: the class a generated call belongs to. */
+export type CallClass = 'allow' | 'ask' | 'deny';
+
 /** A tool call the model makes, with arguments drawn from the tool's schema. */
 export interface PlannedCall {
   tool: string;
   args: Record<string, unknown>;
+  /**
+   * What the agent's policy is declared to do with this call (`agentPaths`'s `policy`): a run
+   * checks that the agent does it (the invariant `policy-as-declared`). A script without it
+   * (written before calls carried it) is not checked for it.
+   */
+  policy?: CallClass;
+}
+
+/** The id the world gives call `callIndex` (from 0) of the reply at step `stepIndex` (from 0) of a path. */
+export function plannedCallId(stepIndex: number, callIndex: number): string {
+  return `call-${stepIndex + 1}-${callIndex + 1}`;
 }
 
 export type PathStep =

@@ -1,12 +1,11 @@
 import { createTestModel } from '@xstate/graph';
 import { parseEvent, step, turnMachine, type MachineEvent, type TurnSnapshot } from '@tiller/core';
 import type { StateValue } from 'xstate';
-import type { PathStep, ReplyKind, RetriedFault } from './path-step.js';
+import type { CallClass, PathStep, ReplyKind, RetriedFault } from './path-step.js';
 
 const AT = '2026-01-01T00:00:00.000Z';
 
-/** What the agent's policy does with a tool: the class a generated call belongs to. */
-export type CallClass = 'allow' | 'ask' | 'deny';
+export type { CallClass };
 
 /** A step whose calls are classes, not tools yet: the graph only needs to know how the policy treats them. */
 export type GraphStep = Exclude<PathStep, { do: 'reply' }> | { do: 'reply'; reply: ReplyKind; classes: CallClass[]; retried?: RetriedFault[] };

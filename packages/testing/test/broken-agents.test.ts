@@ -43,6 +43,23 @@ describe('broken agents are caught, each by the invariant it breaks', () => {
     expect(await runPath(run.path, notebookAgent())).toHoldEveryInvariant();
   });
 
+  it('a policy that allows what the paths declare denied, or denies what they declare allowed: policy-as-declared', async () => {
+    // The paths say delete_note is denied (notebookPathOptions); this agent lets it run.
+    const lax = (world: AgentWorld) => ({ tools: world.tools(notebookTools(new Map())), policy: () => ({ decision: 'allow' as const }) });
+    const ran = await firstBreaking('policy-as-declared', lax, 'reply:tool_call(delete_note)', 'tools:ok');
+    expect(ran.report()).toMatch(/call call-\d+-1 of delete_note is declared deny, but the agent ran it/);
+    // The paths say read_note is allowed; this agent denies everything it is not told to ask about.
+    const strict = (world: AgentWorld) => ({
+      tools: world.tools(notebookTools(new Map())),
+      policy: (call: { name: string }) => (call.name === 'write_note' ? { decision: 'ask' as const } : { decision: 'deny' as const, rationale: 'No.' }),
+    });
+    const denied = await firstBreaking('policy-as-declared', strict, 'reply:tool_call(read_note)', 'tools:ok');
+    expect(denied.report()).toMatch(/call call-\d+-1 of read_note is declared allow, but the agent's policy denied it/);
+    // The agent that does as declared holds on both paths.
+    expect(await runPath(ran.path, notebookAgent())).toHoldEveryInvariant();
+    expect(await runPath(denied.path, notebookAgent())).toHoldEveryInvariant();
+  });
+
   it('a tool marked idempotent that is not: no-rerun-after-crash', async () => {
     const lines: string[] = [];
     const counter = defineTool({

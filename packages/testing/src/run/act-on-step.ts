@@ -1,5 +1,5 @@
 import type { TurnOutcome } from '@tiller/core';
-import type { AgentPath, PathStep } from '../path-step.js';
+import { plannedCallId, type AgentPath, type PathStep } from '../path-step.js';
 import { Deviation, type RunContext } from './run-context.js';
 import { outcomeAfter } from './step-inputs.js';
 import type { ModelAttempt } from './world.js';
@@ -34,7 +34,7 @@ export async function actOn(run: ActingRun, step: PathStep, index: number): Prom
       if (!world.releaseCompaction()) throw new Deviation('nothing waits at the boundary');
       return;
     case 'reply': {
-      const calls = step.calls.map((c, j) => ({ ...c, id: `call-${index + 1}-${j + 1}` }));
+      const calls = step.calls.map((c, j) => ({ ...c, id: plannedCallId(index, j) }));
       world.planCalls(
         calls.map((c) => c.id),
         outcomeAfter(run.path, index),

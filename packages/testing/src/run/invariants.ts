@@ -1,6 +1,7 @@
 import { buildContext, serializeSnapshot } from '@tiller/core';
 import { createSessionLog } from '@tiller/session';
 import { replayJournal } from '@tiller/shell';
+import { plannedCallId } from '../path-step.js';
 import { unansweredCalls } from '../transcript.js';
 import { DurableStore } from './durable-store.js';
 import type { PathRun } from './path-run.js';
@@ -12,6 +13,7 @@ export const INVARIANTS = {
   'valid-transcript': 'each tool call has exactly one result before the next model call: in every request, at every boundary, in the session',
   'persist-before-blocking': 'the entries a step appended are in the session log before the blocking effect that follows starts',
   'denied-never-runs': 'a call denied by the policy, by the host or by the approval timeout never runs, and no tool runs around the shell',
+  'policy-as-declared': "the agent's policy does with each call what agentPaths was told (its `policy` option): a call declared allow runs unasked, one declared ask is asked about, one declared deny is refused unasked and never runs",
   'no-tool-after-abort': 'no tool starts after its turn was aborted, and every running tool stops when its signal aborts',
   'journal-replays': 'the journal replays, with no model and no tool, to the same effects and the same snapshot',
   'no-rerun-after-crash': 'after a crash a call that had started is never run again unless its tool is idempotent, and an idempotent tool run again answers the same',
@@ -51,6 +53,7 @@ export function checkInvariants(run: RunFacts, seen: Seen): BrokenInvariant[] {
   for (const problem of seen.boundaryProblems) add('valid-transcript', problem);
   for (const problem of unansweredCalls(run.session.context())) add('valid-transcript', `in the session's context: ${problem}`);
   deniedNeverRuns(run, add);
+  policyAsDeclared(run, add);
   noToolAfterAbort(run, seen, add);
   journalReplays(run, add);
   noRerunAfterCrash(run, add);
@@ -82,6 +85,54 @@ function deniedNeverRuns(run: RunFacts, add: Add) {
       add('denied-never-runs', `tool ${r.tool} ran for call ${call} without the shell starting it: something ran it around the policy`);
     }
   }
+}
+
+/**
+ * Each planned call against what the journal says the agent did with it: asked about (in an
+ * `approval.needed` input), refused as denied (a `tool.refused` line), or run (`tool.started`). A
+ * call whose batch never came to a decision (the turn aborted or crashed first) says nothing.
+ */
+function policyAsDeclared(run: RunFacts, add: Add) {
+  const asked = new Set<string>();
+  const answered = new Set<string>();
+  for (const input of inputs(run)) {
+    if (input.type === 'approval.needed') for (const id of input.toolCallIds) asked.add(id);
+    if (input.type === 'tools.done') for (const r of input.results) answered.add(r.toolCallId);
+  }
+  const deniedByPolicy = new Set<string>();
+  const started = new Set<string>();
+  for (const line of run.journal) {
+    // Refused as denied without being asked: the policy said deny (a denial of an asked call is the host's).
+    if (line.type === 'tool.refused' && line.reason === 'denied' && !asked.has(line.toolCallId)) deniedByPolicy.add(line.toolCallId);
+    if (line.type === 'tool.started') started.add(line.toolCallId);
+  }
+  run.path.steps.forEach(({ step }, i) => {
+    if (step.do !== 'reply') return;
+    step.calls.forEach((call, j) => {
+      const id = plannedCallId(i, j);
+      const said = (what: string) => add('policy-as-declared', `call ${id} of ${call.tool} is declared ${call.policy}, but ${what}`);
+      switch (call.policy) {
+        case undefined:
+          return;
+        case 'allow':
+          if (asked.has(id)) said("the agent's policy asked about it");
+          else if (deniedByPolicy.has(id)) said("the agent's policy denied it");
+          return;
+        case 'ask':
+          if (answered.has(id) && !asked.has(id)) said(started.has(id) ? 'the agent ran it without asking' : "the agent's policy denied it without asking");
+          return;
+        case 'deny':
+          if (asked.has(id)) said("the agent's policy asked about it");
+          else if (started.has(id)) said('the agent ran it');
+          else if (answered.has(id) && !deniedByPolicy.has(id)) said('the agent did not refuse it as denied');
+          return;
+        default: {
+          const unknown: never = call.policy;
+          throw new TypeError(`unknown call policy ${JSON.stringify(unknown)}`);
+        }
+      }
+    });
+  });
 }
 
 function noToolAfterAbort(run: RunFacts, seen: Seen, add: Add) {
