@@ -54,6 +54,8 @@ describe('public types', () => {
 
   it('the agent answers with outcomes and typed events', () => {
     expectTypeOf<Agent['prompt']>().returns.toEqualTypeOf<Promise<TurnOutcome>>();
+    expectTypeOf<Agent['lastReply']>().returns.toEqualTypeOf<shell.TurnReply | undefined>();
+    expectTypeOf<shell.TurnReply['text']>().toEqualTypeOf<string>();
     expectTypeOf<Agent['approve']>().parameter(0).toEqualTypeOf<ApprovalDecision | readonly ApprovalDecision[]>();
     expectTypeOf<Extract<AgentEvent, { type: 'text.delta' }>['delta']>().toEqualTypeOf<string>();
     expectTypeOf<Extract<AgentEvent, { type: 'turn.ended' }>['outcome']>().toEqualTypeOf<TurnOutcome>();

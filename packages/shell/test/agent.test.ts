@@ -23,6 +23,49 @@ function expectValidTranscript(messages: readonly Message[]) {
 }
 
 describe('createAgent: a turn end to end with the scripted model', () => {
+  it("gives the model's final answer of the last turn, and nothing for a turn that ended without one", async () => {
+    const { echo } = recordingTools();
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'echo', args: { text: 'one' } }] },
+      { thinking: 'so', text: 'It is ' },
+      'hang',
+      { text: 'Stopped at ', stopReason: 'length' },
+    ]);
+    const agent = createAgent({ model, tools: [echo] });
+    expect(agent.lastReply()).toBeUndefined();
+
+    expect(await agent.prompt('what time is it?')).toMatchObject({ status: 'completed' });
+    const reply = agent.lastReply();
+    expect(reply?.text).toBe('It is ');
+    expect(reply?.message).toEqual(agent.session.context().at(-1));
+
+    // Aborted before the model answered: that turn has no reply, and the one before is not it.
+    const turn = agent.prompt('and now?');
+    await nextEvent(agent, 'llm.started');
+    await agent.abort('the user left');
+    expect(await turn).toMatchObject({ status: 'aborted' });
+    expect(agent.lastReply()).toBeUndefined();
+
+    expect(await agent.prompt('once more')).toMatchObject({ status: 'completed', stopReason: 'length' });
+    expect(agent.lastReply()?.text).toBe('Stopped at ');
+    await agent.close();
+  });
+
+  it('gives the part of an answer the host aborted midway, as the session keeps it', async () => {
+    const model = scriptedModel([{ text: 'The answer is long', chunkSize: 4, partDelayMs: 30 }]);
+    const agent = createAgent({ model });
+    const turn = agent.prompt('tell me');
+    await nextEvent(agent, 'text.delta');
+    await agent.abort('enough');
+    expect(await turn).toMatchObject({ status: 'aborted' });
+    const reply = agent.lastReply();
+    expect(reply?.message).toMatchObject({ role: 'assistant', stopReason: 'aborted' });
+    expect(reply?.message).toEqual(agent.session.context().at(-1));
+    expect(reply?.text).toMatch(/^The /);
+    expect('The answer is long'.startsWith(reply!.text)).toBe(true);
+    await agent.close();
+  });
+
   it('runs several tool rounds, offers the tools, and keeps the session log', async () => {
     const { echo, calls } = recordingTools();
     const model = scriptedModel([

@@ -7,6 +7,7 @@ import { fileJournal, journalPathFor, type JournalStore } from '../journal/journ
 import type { AgentEvent, AgentListener } from './agent-event.js';
 import { AgentBusyError } from '../errors/agent-busy-error.js';
 import { AgentClosedError } from '../errors/agent-closed-error.js';
+import { lastReplyOf, type TurnReply } from './last-reply.js';
 import { InvalidMessageError } from '../errors/invalid-message-error.js';
 import { journalHeader } from '../journal/journal-header.js';
 import { createTurnRuntime, type TurnRuntime } from '../runtime/turn-runtime.js';
@@ -43,6 +44,12 @@ export interface Agent extends AsyncIterable<AgentEvent> {
   pendingApprovals(): ToolCallPart[];
   /** Resolves when no turn runs, with the last outcome. */
   idle(): Promise<TurnOutcome | null>;
+  /**
+   * The model's answer that ended the last turn (its message, and its text), or undefined: before
+   * the first turn, while one runs, and when the last one ended otherwise (aborted or failed before
+   * a reply, stopped by `maxIterations` in a tool round).
+   */
+  lastReply(): TurnReply | undefined;
   subscribe(listener: AgentListener): () => void;
   /** Every event from now on; ends when the agent closes. */
   events(): AsyncIterableIterator<AgentEvent>;
@@ -188,6 +195,10 @@ export class HostAgent implements Agent {
 
   [Symbol.asyncIterator](): AsyncIterableIterator<AgentEvent> {
     return this.#runtime.events();
+  }
+
+  lastReply(): TurnReply | undefined {
+    return lastReplyOf(this.#runtime.getSnapshot().context);
   }
 
   async close(): Promise<void> {
