@@ -15,6 +15,7 @@ export {
   type UserContentPart,
 } from './schema/message.js';
 export { messageShapeProblem, type MessageShapeProblem } from './schema/message-shape.js';
+export { entryShapeProblem, type EntryShapeProblem } from './schema/entry-shape.js';
 export { Usage, type Cost } from './schema/usage.js';
 export {
   BranchSummaryEntry,

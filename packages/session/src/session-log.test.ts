@@ -219,7 +219,7 @@ describe('createSessionLog: what it is given', () => {
     expect(() => createSessionLog(new MemoryStore([userEntry('a', null), userEntry('a', null)]))).toThrow('holds the id "a" twice (entries[1])');
     // Followed blindly, a child before its parent can make a path that never ends.
     expect(() => createSessionLog(new MemoryStore([userEntry('a', 'b'), userEntry('b', 'a')]))).toThrow('holds entries[0] ("a") before its parent "b"');
-    expect(() => createSessionLog(new MemoryStore([{ ...userEntry('a', null), at: 5 } as never]))).toThrow('holds a bad entry at entries[0], field at: expected a string');
+    expect(() => createSessionLog(new MemoryStore([{ ...userEntry('a', null), at: 5 } as never]))).toThrow('holds a bad entry at entries[0], field at: expected a non-empty string');
     expect(() => createSessionLog(new MemoryStore([userEntry('a', null), { ...userEntry('b', 'a'), message: { role: 'assistant', content: 'hello' } } as never]))).toThrow(
       'holds a bad entry at entries[1], field message.content: expected an array of parts',
     );

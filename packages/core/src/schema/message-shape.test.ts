@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Message } from './message.js';
 import { messageShapeProblem } from './message-shape.js';
+import { zodFirstField } from '../../test/zod-first-field.js';
 
 const user = { role: 'user', content: 'hello' };
 const userParts = {
@@ -209,24 +210,6 @@ describe('messageShapeProblem', () => {
   });
 });
 
-/** zod's first issue as a field of the message, the way `messageShapeProblem` names it. */
-function zodField(issues: readonly unknown[]): string {
-  const path: PropertyKey[] = [];
-  let issue = issues[0] as { code: string; path: PropertyKey[]; errors?: { code: string; path: PropertyKey[] }[][] };
-  for (;;) {
-    path.push(...issue.path);
-    // A union (a user message's string-or-parts content) holds each option's issues: follow the
-    // option that got past its type check, the one the content was meant for.
-    const taken = issue.code === 'invalid_union' ? issue.errors?.find((option) => option[0]!.code !== 'invalid_type' || option[0]!.path.length > 0) : undefined;
-    if (!taken) break;
-    issue = taken[0] as typeof issue;
-  }
-  // A symbol key of a record (tool call arguments) is named by the record that holds it.
-  const named = path.slice(0, path.findIndex((key) => typeof key === 'symbol') >>> 0);
-  if (named.length === 0) return '(the message)';
-  return named.map((key, i) => (typeof key === 'number' ? `[${key}]` : i === 0 ? String(key) : `.${String(key)}`)).join('');
-}
-
 describe('messageShapeProblem agrees with the schema', () => {
   const text = fc.string({ maxLength: 6 });
   const nonEmpty = fc.string({ minLength: 1, maxLength: 6 });
@@ -354,7 +337,7 @@ describe('messageShapeProblem agrees with the schema', () => {
           expect(problem).toBeUndefined();
         } else {
           seen.refused++;
-          expect(problem?.field).toBe(zodField(parsed.error.issues));
+          expect(problem?.field).toBe(zodFirstField(parsed.error.issues, '(the message)'));
           expect(problem?.reason).toMatch(/^expected /);
         }
       }),

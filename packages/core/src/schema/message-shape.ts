@@ -1,11 +1,7 @@
-/** The first field of a message that is not what the schema says, and why; `field` is relative to the message (`content[2].text`). */
-export interface MessageShapeProblem {
-  field: string;
-  reason: string;
-}
+import { isObject, nonEmptyString, optionalString, recordProblem, string, usageProblem, type Fields, type Problem, type ShapeProblem } from './shape-reads.js';
 
-type Problem = MessageShapeProblem | undefined;
-type Fields = Record<string, unknown>;
+/** The first field of a message that is not what the schema says, and why; `field` is relative to the message (`content[2].text`). */
+export type MessageShapeProblem = ShapeProblem;
 
 /**
  * The zod schema `Message` (with `Usage`), checked by plain property reads: it returns undefined
@@ -25,7 +21,7 @@ export function messageShapeProblem(message: unknown): Problem {
     case 'assistant':
       return (
         partsProblem(message.content, assistantPartProblem) ??
-        (message.usage === undefined ? undefined : usageProblem(message.usage)) ??
+        (message.usage === undefined ? undefined : usageProblem(message.usage, 'usage')) ??
         (message.stopReason === undefined || isStopReason(message.stopReason) ? undefined : { field: 'stopReason', reason: 'expected stop, length, toolUse, error or aborted' }) ??
         optionalString(message, 'model', '') ??
         optionalString(message, 'errorMessage', '')
@@ -82,7 +78,7 @@ function assistantPartProblem(part: Fields, at: string): Problem {
         (part.redacted === undefined || typeof part.redacted === 'boolean' ? undefined : { field: `${at}.redacted`, reason: 'expected true or false' })
       );
     case 'toolCall':
-      return nonEmptyString(part, 'id', at) ?? nonEmptyString(part, 'name', at) ?? argsProblem(part.args, `${at}.args`) ?? optionalString(part, 'unparsedArgs', at);
+      return nonEmptyString(part, 'id', at) ?? nonEmptyString(part, 'name', at) ?? recordProblem(part.args, `${at}.args`) ?? optionalString(part, 'unparsedArgs', at);
     default:
       return { field: `${at}.type`, reason: 'expected text, thinking, toolCall' };
   }
@@ -103,72 +99,6 @@ function mediaProblem(part: Fields, at: string): Problem {
   return string(part, 'data', at) ?? nonEmptyString(part, 'mimeType', at);
 }
 
-/**
- * Tool call arguments are a record: a plain object (not an array, a Date, a Map or a class's
- * instance) with string keys only. A JSON line always gives one or nothing; the rest is for
- * messages a host or a compactor built in JavaScript.
- */
-function argsProblem(args: unknown, field: string): Problem {
-  if (!isObject(args)) return { field, reason: 'expected an object' };
-  if (!isPlainObject(args)) return { field, reason: 'expected a plain object (not a Date, a Map or an instance of a class)' };
-  // zod refuses an enumerable symbol key (its keys must be strings); a JSON object never has one.
-  for (const key of Object.getOwnPropertySymbols(args)) {
-    if (Object.prototype.propertyIsEnumerable.call(args, key)) return { field, reason: 'expected string keys only (it has a symbol key)' };
-  }
-  return undefined;
-}
-
-const TOKEN_COUNTS = ['input', 'output', 'cacheRead', 'cacheWrite', 'totalTokens'] as const;
-const COSTS = ['input', 'output', 'cacheRead', 'cacheWrite', 'total'] as const;
-
-function usageProblem(usage: unknown): Problem {
-  if (!isObject(usage)) return { field: 'usage', reason: 'expected an object' };
-  for (const key of TOKEN_COUNTS) {
-    const n = usage[key];
-    if (!Number.isSafeInteger(n) || (n as number) < 0) return { field: `usage.${key}`, reason: 'expected a whole number of tokens, 0 or more' };
-  }
-  const cost = usage.cost;
-  if (cost === undefined) return undefined;
-  if (!isObject(cost)) return { field: 'usage.cost', reason: 'expected an object' };
-  for (const key of COSTS) {
-    const n = cost[key];
-    if (typeof n !== 'number' || !Number.isFinite(n) || n < 0) return { field: `usage.cost.${key}`, reason: 'expected a finite number, 0 or more' };
-  }
-  return undefined;
-}
-
 function isStopReason(value: unknown): boolean {
   return value === 'stop' || value === 'length' || value === 'toolUse' || value === 'error' || value === 'aborted';
-}
-
-/** `at` is the place of the object holding the field (`content[2]`), or '' for the message itself. */
-function fieldAt(at: string, key: string): string {
-  return at === '' ? key : `${at}.${key}`;
-}
-
-function string(o: Fields, key: string, at: string): Problem {
-  return typeof o[key] === 'string' ? undefined : { field: fieldAt(at, key), reason: 'expected a string' };
-}
-
-function nonEmptyString(o: Fields, key: string, at: string): Problem {
-  const value = o[key];
-  return typeof value === 'string' && value !== '' ? undefined : { field: fieldAt(at, key), reason: 'expected a non-empty string' };
-}
-
-function optionalString(o: Fields, key: string, at: string): Problem {
-  const value = o[key];
-  return value === undefined || typeof value === 'string' ? undefined : { field: fieldAt(at, key), reason: 'expected a string when present' };
-}
-
-/** What zod takes for an object: anything of type object but null and arrays (a Date too). */
-function isObject(value: unknown): value is Fields {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** What zod takes for a record (its `isPlainObject`): an object whose constructor, if any is a function, has a prototype of its own with `isPrototypeOf` (Object's does; a class's does not). */
-function isPlainObject(value: Fields): boolean {
-  const ctor = value.constructor;
-  if (typeof ctor !== 'function') return true;
-  const prototype: unknown = ctor.prototype;
-  return isObject(prototype) && Object.prototype.hasOwnProperty.call(prototype, 'isPrototypeOf');
 }

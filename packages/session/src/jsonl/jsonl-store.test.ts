@@ -209,6 +209,52 @@ describe('JsonlStore: damaged files', () => {
     await expect(JsonlStore.open(file, { readOnly: true, strict: true })).rejects.toThrow(`${file}:4, field message.content[1].id`);
   });
 
+  it('skips a compaction line whose firstKeptEntryId is empty, naming the line and field, and loads the lines around it', async () => {
+    const text = await writeSession(chain(4));
+    const lines = text.trimEnd().split('\n');
+    // Hand-edited: the compaction names no entry to keep from, so a reader of the context would find none.
+    const bad = { kind: 'compaction', id: 'c1', parentId: 'e1', at: '2026-01-01T00:00:00.000Z', summary: 'We read a.txt.', firstKeptEntryId: '', tokensBefore: 12000 };
+    // After e1 (line 3): the bad line is line 4, and e2 and e3 follow it.
+    lines.splice(3, 0, JSON.stringify(bad));
+    await writeFile(file, `${lines.join('\n')}\n`);
+    const store = await JsonlStore.open(file, { readOnly: true });
+    expect(store.entries.map((e) => e.id)).toEqual(['e0', 'e1', 'e2', 'e3']);
+    expect(store.warnings).toEqual([expect.objectContaining({ kind: 'corrupt_line', file, line: 4, field: 'firstKeptEntryId', reason: 'expected a non-empty string' })]);
+    expect(store.warnings[0]!.message).toBe(`${file}:4, field firstKeptEntryId: expected a non-empty string; line skipped`);
+    expect(createSessionLog(store).path().map((e) => e.id)).toEqual(['e0', 'e1', 'e2', 'e3']);
+    await expect(JsonlStore.open(file, { readOnly: true, strict: true })).rejects.toThrow(`${file}:4, field firstKeptEntryId: expected a non-empty string`);
+  });
+
+  it.each([
+    ['an empty at', { at: '' }, 'at'],
+    ['a compaction without tokensBefore', { tokensBefore: undefined }, 'tokensBefore'],
+    ['a tokensAfter that is a string', { tokensAfter: '900' }, 'tokensAfter'],
+    ['compactedEntryIds that are no list', { compactedEntryIds: 'e0' }, 'compactedEntryIds'],
+    ['cleared without its placeholder', { cleared: { entryIds: ['e0'] } }, 'cleared.placeholder'],
+    ['details whose file lists are strings', { details: { readFiles: 'a.txt', modifiedFiles: [] } }, 'details.readFiles'],
+    ['meta that is a string', { meta: 'imported' }, 'meta'],
+  ])('skips a compaction line with %s, naming the field', async (_, change, field) => {
+    const text = await writeSession(chain(2));
+    const line = { kind: 'compaction', id: 'c1', parentId: 'e1', at: '2026-01-01T00:00:00.000Z', summary: 's', firstKeptEntryId: 'e1', tokensBefore: 10, ...change };
+    await writeFile(file, `${text}${JSON.stringify(line)}\n`);
+    const store = await JsonlStore.open(file, { readOnly: true });
+    expect(store.entries.map((e) => e.id)).toEqual(['e0', 'e1']);
+    expect(store.warnings).toEqual([expect.objectContaining({ kind: 'corrupt_line', line: 4, field })]);
+  });
+
+  it('skips a branch summary whose fromId is empty, and a message entry with an unknown origin', async () => {
+    const text = await writeSession(chain(2));
+    const summary = { kind: 'branch_summary', id: 'b1', parentId: 'e1', at: '2026-01-01T00:00:00.000Z', fromId: '', summary: 's' };
+    const message = { ...userEntry('u1', 'e1'), origin: 'followUp' };
+    await writeFile(file, `${text}${JSON.stringify(summary)}\n${JSON.stringify(message)}\n`);
+    const store = await JsonlStore.open(file, { readOnly: true });
+    expect(store.entries.map((e) => e.id)).toEqual(['e0', 'e1']);
+    expect(store.warnings.map((w) => [w.line, w.field])).toEqual([
+      [4, 'fromId'],
+      [5, 'origin'],
+    ]);
+  });
+
   it('strict mode names the zod path of a deep schema problem', async () => {
     const entry = assistantEntry('a', null);
     const text = await writeSession([entry]);

@@ -29,7 +29,7 @@ export interface JsonlStoreOptions {
   fsync?: Durability;
   /** For `fsync: 'batch'`: how long an append may wait for its fsync. Default 200 ms. */
   batchIntervalMs?: number;
-  /** Fail on the first bad line and validate every entry against the full schema. Default false. */
+  /** Fail on the first bad line instead of skipping it with a warning. Default false. */
   strict?: boolean;
   /** Only read: no lock is taken, nothing is ever written, `append` refuses. Default false. */
   readOnly?: boolean;

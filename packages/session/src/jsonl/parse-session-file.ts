@@ -1,4 +1,4 @@
-import { Entry } from '@tiller/core';
+import type { Entry } from '@tiller/core';
 import { withoutByteOrderMark } from '../byte-order-mark.js';
 import { SessionFileError } from '../errors.js';
 import { readWarning, type ReadWarning } from '../read-warning.js';
@@ -8,7 +8,7 @@ import { HEADER_TYPE, migrationFrom, SESSION_FORMAT_VERSION, type SessionFileHea
 export interface ParseOptions {
   /** The file name for errors and warnings. */
   file: string;
-  /** Fail on the first bad line, and validate every entry against the full schema. */
+  /** Fail on the first bad line instead of skipping it. */
   strict: boolean;
 }
 
@@ -111,13 +111,6 @@ function readEntryLines(body: BodyReader, warnings: ReadWarning[], onEntry: (ent
     if (problem) {
       bad(line, problem.field, problem.reason);
       continue;
-    }
-    if (strict) {
-      const parsed = Entry.safeParse(value);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0]!;
-        throw new SessionFileError({ file, line, field: issue.path.join('.') || '(entry)' }, issue.message);
-      }
     }
     onEntry(value as Entry, line);
   }
