@@ -171,7 +171,7 @@ describe('importPiSession: bad input', () => {
       }
     })();
     expect(error).toBeInstanceOf(PiImportError);
-    expect((error as PiImportError).location).toEqual({ file: 'pi session', line: 2, field: 'message.content.0.type' });
+    expect((error as PiImportError).location).toEqual({ file: 'pi session', line: 2, field: 'message.content[0].type' });
   });
 
   it('skips a line that is not JSON with a warning, as pi does', () => {

@@ -1,4 +1,4 @@
-import { Entry, FileLists } from '@tiller/core';
+import { entryShapeProblem, FileLists, type Entry } from '@tiller/core';
 import { withoutByteOrderMark } from '../byte-order-mark.js';
 import { CustomTypes, isReservedCustomType } from '../custom-types.js';
 import { z } from 'zod';
@@ -124,11 +124,9 @@ export function importPiSession(text: string, options: ImportPiOptions = {}): Pi
     if (raw.type === 'message' && !isRecord(raw.message)) throw new PiImportError(at('message'), 'a message entry needs a message object');
     const entry = toTillerEntry(raw as PiFileEntry, { id, parentId, at: raw.timestamp }, version, idAtIndex);
     if (hostMeta) entry.meta = { ...hostMeta, ...entry.meta };
-    const check = Entry.safeParse(entry);
-    if (!check.success) {
-      const issue = check.error.issues[0]!;
-      throw new PiImportError(at(issue.path.join('.') || 'type'), `cannot import this ${raw.type} entry: ${issue.message}`);
-    }
+    // The check a session file's lines get, so a field is named the same way (`message.content[0].type`).
+    const problem = entryShapeProblem(entry);
+    if (problem) throw new PiImportError(at(problem.field === '(the entry)' ? 'type' : problem.field), `cannot import this ${raw.type} entry: ${problem.reason}`);
     entries.push(entry);
     ids.add(id);
     idAtIndex.push(id);
