@@ -110,14 +110,15 @@ describe('tiller replay', () => {
 });
 
 describe('tiller show on the demo session', () => {
-  it('loads what a torn session file holds and says what it skipped', async () => {
+  it('loads what a torn session file holds and says on stderr what it skipped', async () => {
     const text = await readFile(join(dir, 'session.jsonl'), 'utf8');
     const lines = text.trimEnd().split('\n');
     const torn = join(dir, 'torn.jsonl');
     await writeFile(torn, `${lines.slice(0, -1).join('\n')}\n${lines.at(-1)!.slice(0, 40)}`);
     const run = await tiller(['show', torn]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^warning: .*torn\.jsonl:\d+: /m);
+    expect(run.stderr).toMatch(/^warning: .*torn\.jsonl:\d+: /m);
+    expect(run.stdout).not.toMatch(/^warning:/m);
     expect(run.stdout).toContain(`${lines.length - 2} entries`);
   });
 

@@ -152,6 +152,34 @@ describe('tiller run without a terminal', () => {
     expect(JSON.stringify(server.requests[1]!.body.messages)).toContain('First answer.');
   });
 
+  it('a torn journal line is a warning on stderr naming the journal file and the line, with -p and on the text view', async () => {
+    server = await startOpenAICompatibleServer({ script: [{ stream: { text: 'First answer.' } }, { stream: { text: 'Second answer.' } }, { stream: { text: 'Third answer.' } }] });
+    expect((await tiller(runArgs('-p', 'first question'), { env })).code).toBe(0);
+    const journal = join(dir, 'chat.journal.jsonl');
+    const text = await readFile(journal, 'utf8');
+    await writeFile(journal, `${text}{"type":"input","seq":`);
+    const line = text.trimEnd().split('\n').length + 1;
+    const said = new RegExp(`^warning: ${journal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:${line}: `, 'm');
+    const printed = await tiller(runArgs('-p', 'second question'), { env });
+    expect(printed.code).toBe(0);
+    expect(printed.stdout).toBe('Second answer.\n');
+    expect(printed.stderr).toMatch(said);
+    const viewed = await tiller(runArgs('third question'), { env });
+    expect(viewed.code).toBe(0);
+    expect(viewed.stderr).toMatch(said);
+    expect(viewed.stdout).not.toMatch(/^! journal/m);
+    expect(viewed.stdout).toMatch(/Third answer\./);
+  });
+
+  it('--fork with an entry the session does not hold names --fork and the session file, and exits 2', async () => {
+    server = await startOpenAICompatibleServer({ script: [{ stream: { text: 'First answer.' } }] });
+    expect((await tiller(runArgs('-p', 'first question'), { env })).code).toBe(0);
+    const run = await tiller(runArgs('--fork', 'zzz', 'another question'), { env });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(new RegExp(`^tiller run: --fork zzz: no entry "zzz" in session ${sessionFile().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\n$`));
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('a failed turn is one line on stderr (and on stdout), even when the provider said it in several', async () => {
     server = await startOpenAICompatibleServer({ script: [{ status: 400, body: { error: { message: 'bad request:\n  messages[0] is wrong\n  see the docs' } } }] });
     const run = await tiller(runArgs('hi'), { env });

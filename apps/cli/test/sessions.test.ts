@@ -166,7 +166,7 @@ describe('bad session input', () => {
   const cases: Array<{ args: string[]; code: number; message: RegExp }> = [
     { args: ['show', 'DIR/none.jsonl'], code: 3, message: /^tiller show: .*none\.jsonl: no such session file$/ },
     { args: ['show', 'DIR/x.journal.jsonl'], code: 3, message: /^tiller show: .*x\.journal\.jsonl: the file is empty$/ },
-    { args: ['show', 'DIR/pi.jsonl', '--leaf', 'nope'], code: 2, message: /^tiller show: no entry "nope" in this session$/ },
+    { args: ['show', 'DIR/pi.jsonl', '--leaf', 'nope'], code: 2, message: /^tiller show: --leaf nope: no entry "nope" in session .*pi\.jsonl$/ },
     { args: ['compact', 'DIR/pi.jsonl', '--window', '0'], code: 2, message: /^tiller compact: --window must be a positive whole number, got "0"$/ },
     { args: ['compact', 'DIR/pi.jsonl', '--strategy', 'summarize'], code: 2, message: /^tiller compact: say which model: --model/ },
     { args: ['compact', 'DIR/pi.jsonl', '--strategy', 'summarize', '--model', 'openai:gpt-4o'], code: 2, message: /^tiller compact: OPENAI_API_KEY is not set/ },

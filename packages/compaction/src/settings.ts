@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { parseOptions } from './parse-options.js';
 
 const tokens = z.number().int().nonnegative();
+// One bound, not nonnegative() plus min(1): zod would report both for one value.
+const atLeastOneToken = z.number().int().min(1);
 
 /** When to compact and how much recent context to keep verbatim. */
 export const CompactionSettings = z.strictObject({
@@ -9,7 +11,7 @@ export const CompactionSettings = z.strictObject({
   /** Room kept free below the window for the next reply (and the summary request). */
   reserveTokens: tokens,
   /** About this many of the newest tokens stay in the context word for word. */
-  keepRecentTokens: tokens.min(1),
+  keepRecentTokens: atLeastOneToken,
 });
 export type CompactionSettings = z.infer<typeof CompactionSettings>;
 

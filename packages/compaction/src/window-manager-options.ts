@@ -9,6 +9,8 @@ import type { TokenCounter } from './token-counter.js';
 export const DEFAULT_CLEARED_PLACEHOLDER = '[This tool output was removed to keep the context small. Call the tool again if it is needed.]';
 
 const tokens = z.number().int().nonnegative();
+// One bound, not nonnegative() plus min(1): zod would report both for one value.
+const atLeastOneToken = z.number().int().min(1);
 const fn = <T>(what: string) => z.custom<T>((value) => typeof value === 'function', { message: `expected ${what}` });
 
 export const WindowManagerOptions = z
@@ -17,7 +19,7 @@ export const WindowManagerOptions = z
     /** Pins the window; otherwise `ctx.window`, then the catalog, give it. */
     contextWindow: z.number().int().positive().optional(),
     reserveTokens: tokens.default(DEFAULT_COMPACTION_SETTINGS.reserveTokens),
-    keepRecentTokens: tokens.min(1).default(DEFAULT_COMPACTION_SETTINGS.keepRecentTokens),
+    keepRecentTokens: atLeastOneToken.default(DEFAULT_COMPACTION_SETTINGS.keepRecentTokens),
     summarizer: z
       .custom<Summarizer>((value) => typeof (value as Summarizer | undefined)?.summarize === 'function', {
         message: 'expected a Summarizer (an object with a summarize(request) method)',

@@ -7,7 +7,7 @@ import { scriptedSummarizer } from '@tiller/testing';
 import { type CompactionContext, NoOpCompactor } from './compactor.js';
 import { CompactionConfigError, CompactionError } from './errors.js';
 import { estimateTokens } from './estimate-tokens.js';
-import { DEFAULT_COMPACTION_SETTINGS } from './settings.js';
+import { compactionSettings, DEFAULT_COMPACTION_SETTINGS } from './settings.js';
 import { runCompactor } from './run-compactor.js';
 import { createTokenLedger } from './token-ledger.js';
 import type { Summarizer } from './summarizer.js';
@@ -285,6 +285,15 @@ describe('WindowManager', () => {
     );
     expect(() => manager.validateOpts?.({ contextWindow: 20_000 }, 'createAgent')).toThrow(/option "keepRecentTokens".*contextWindow 20000/);
     expect(() => manager.validateOpts?.({ reserveTokens: 1000 }, 'createAgent')).not.toThrow();
+  });
+
+  it('says one bound for a keepRecentTokens below 1: at least 1, never ">=0" and ">=1" together', () => {
+    for (const keepRecentTokens of [-1, 0]) {
+      expect(() => WindowManager({ strategy: 'keepTail', keepRecentTokens })).toThrow(
+        /^WindowManager: option "keepRecentTokens" is invalid: Too small: expected number to be >=1$/,
+      );
+    }
+    expect(() => compactionSettings({ keepRecentTokens: -1 })).toThrow(/^compactionSettings: option "keepRecentTokens" is invalid: Too small: expected number to be >=1$/);
   });
 
   it('refuses a summarizer whose contextWindow or model is not what it says, naming the option', () => {

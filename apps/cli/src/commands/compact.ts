@@ -3,6 +3,7 @@ import type { Entry } from '@tiller/core';
 import { modelSummarizer } from '@tiller/shell';
 import { defineCommand } from '../cli/command.js';
 import { ExitCode, usageError } from '../cli/errors.js';
+import { sayReadWarnings } from '../cli/read-warnings.js';
 import { oneOf, positiveInteger } from '../cli/parse-command-line.js';
 import { chooseModel, MODEL_OPTIONS } from '../model/choose-model.js';
 import { appendToSessionFile, closeSession, openSession } from '../sessions/open-session.js';
@@ -41,7 +42,7 @@ export const compactCommand = defineCommand({
     const summarizer = strategy === 'summarize' ? modelSummarizer(chooseModel('compact', { model: options.model, baseUrl: options['base-url'], window }, io.env)) : undefined;
     const session = await openSession(positionals[0]!, { write: !dryRun });
     try {
-      for (const warning of session.warnings) io.stderr.write(`${io.err.yellow(`warning: ${warning}`)}\n`);
+      sayReadWarnings(io, session.warnings);
       if (session.format === 'pi' && strategy === 'clearToolResults') {
         throw usageError('tiller compact: pi sessions cannot record cleared tool results (pi would still send them); use --strategy keepTail or summarize');
       }

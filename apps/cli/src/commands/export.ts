@@ -5,6 +5,7 @@ import { exportPiSession } from '@tiller/session';
 import { defineCommand } from '../cli/command.js';
 import { writeFailure } from '../cli/write-failure.js';
 import { usageError } from '../cli/errors.js';
+import { sayReadWarnings } from '../cli/read-warnings.js';
 import { oneOf } from '../cli/parse-command-line.js';
 import { closeSession, openSession, type OpenedSession } from '../sessions/open-session.js';
 import { sessionHtml } from '../view/session-html.js';
@@ -25,6 +26,8 @@ export const exportCommand = defineCommand({
     if (target && existsSync(target)) throw usageError(`tiller export: ${target} already exists`);
     const session = await openSession(positionals[0]!);
     try {
+      // What loads is exported; what the read skipped is said, so a short export is never silent.
+      sayReadWarnings(io, session.warnings);
       const text = render(session, format);
       if (target) {
         await writeFile(target, text, 'utf8').catch((error: unknown) => {

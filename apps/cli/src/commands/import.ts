@@ -3,6 +3,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { createSessionLog, importPiSession, JsonlStore } from '@tiller/session';
 import { defineCommand } from '../cli/command.js';
 import { inputError, usageError } from '../cli/errors.js';
+import { sayReadWarnings } from '../cli/read-warnings.js';
 import { sessionFormatOf } from '../sessions/open-session.js';
 import { readInputFile } from '../sessions/replay-files.js';
 
@@ -28,7 +29,7 @@ export const importCommand = defineCommand({
     } finally {
       await log.close();
     }
-    for (const warning of imported.warnings) io.stderr.write(`${io.err.yellow(`warning: ${warning.message}`)}\n`);
+    sayReadWarnings(io, imported.warnings.map((w) => w.message));
     io.stdout.write(`imported ${imported.entries.length} entries (pi format ${imported.version}) into ${target}\n`);
     return 0;
   },

@@ -3,6 +3,7 @@ import type { TurnEvent } from '@tiller/core';
 import { journalPathFor } from '@tiller/shell';
 import { defineCommand, type Io } from '../cli/command.js';
 import { ExitCode, inputError } from '../cli/errors.js';
+import { sayReadWarnings } from '../cli/read-warnings.js';
 import { firstLineHeader } from '../sessions/first-line.js';
 import { type FilesReplay, inputId, readInputFile, replayFiles } from '../sessions/replay-files.js';
 import { describeCall, describeOutcome, shorten } from '../view/describe.js';
@@ -24,7 +25,7 @@ export const replayCommand = defineCommand({
   async run({ positionals, options }, io) {
     const { journalPath, sessionPath } = await locate(positionals[0]!);
     const result = await replayFiles(journalPath, sessionPath);
-    for (const warning of result.warnings) io.stdout.write(`${io.out.yellow(`warning: ${warning}`)}\n`);
+    sayReadWarnings(io, result.warnings);
     if (!options.quiet) printTimeline(result, io);
     io.stdout.write(`${verdict(result, io)}\n`);
     return result.diverged ? ExitCode.failed : ExitCode.ok;

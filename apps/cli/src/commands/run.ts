@@ -1,10 +1,11 @@
 import { text } from 'node:stream/consumers';
 import type { TurnOutcome } from '@tiller/core';
 import { createSessionLog, JsonlStore, type SessionLog } from '@tiller/session';
-import { type Agent, type AgentListener, type AgentOptions, createAgent, fileJournal, type JournalStore, journalPathFor, resumeAgent } from '@tiller/shell';
+import { type Agent, type AgentEvent, type AgentListener, type AgentOptions, createAgent, fileJournal, type JournalStore, journalPathFor, resumeAgent } from '@tiller/shell';
 import { type ClosedOutputWatch, OUTPUT_CLOSED, watchClosedOutput } from '../cli/closed-output.js';
 import { defineCommand, type Io } from '../cli/command.js';
 import { ExitCode, inputError, usageError } from '../cli/errors.js';
+import { sayReadWarnings, tornJournalWarnings } from '../cli/read-warnings.js';
 import { oneOf, positiveInteger } from '../cli/parse-command-line.js';
 import { inspectLive, type LiveInspection } from '../inspect/inspect-live.js';
 import { INSPECT_OPTION, inspectView } from '../inspect/inspect-option.js';
@@ -88,11 +89,11 @@ export const runCommand = defineCommand({
       throw inputError(`${path}: a pi session; make a Tiller copy first with tiller import ${path}`);
     }
     const store = await JsonlStore.open(path, { create: true });
-    // What the open skipped, as show says it; a torn last line goes at the first write, which comes at once.
-    for (const warning of store.warnings) {
-      const said = warning.kind === 'torn_line' ? `${warning.message}; it was cut off before the first write` : warning.message;
-      io.stderr.write(`${io.err.yellow(`warning: ${said}`)}\n`);
-    }
+    // What the open skipped, as every command says it; a torn last line goes at the first write, which comes at once.
+    sayReadWarnings(
+      io,
+      store.warnings.map((w) => (w.kind === 'torn_line' ? `${w.message}; it was cut off before the first write` : w.message)),
+    );
     const session = createSessionLog(store);
     // Started before the agent, so the page follows the journal from its first line (earlier runs' segments included).
     let inspector: LiveInspection | undefined;
@@ -123,12 +124,22 @@ export const runCommand = defineCommand({
         : options.print
           ? undefined
           : turnView({ stream: io.stdout, style: io.out, state: () => shown.agent?.snapshot.value, window: model.contextWindow });
-    const agent = await startAgent(settings, options.fork, view).catch(async (error: unknown) => {
+    // Read warnings go to stderr (said here), not into the turn's view on stdout; --mode json keeps every event.
+    const listener: AgentListener | undefined =
+      view && mode === 'text'
+        ? (event) => {
+            if (!isReadWarning(event)) view(event);
+          }
+        : view;
+    const fork = options.fork === undefined ? undefined : { entry: options.fork, session: options.session ?? path };
+    const agent = await startAgent(settings, fork, listener).catch(async (error: unknown) => {
       await session.close();
       await inspector?.close();
       throw error;
     });
     shown.agent = agent;
+    // The journal was read as the agent started: a line a crash cut short is named by its file and line.
+    sayReadWarnings(io, tornJournalWarnings(journalPathFor(options.session ?? path), journal.torn ?? []));
     if (mode === 'text' && !options.print) io.stdout.write(`${io.out.dim(`session ${path} · model ${model.id}`)}\n`);
 
     // Without a terminal nobody can answer an approval: writes are denied with a reason the model reads.
@@ -167,17 +178,26 @@ export const runCommand = defineCommand({
  * journal whose last turn never ended means the last run was killed: that turn goes on first).
  * Either way a journal this shell cannot read is refused before anything is written.
  */
-async function startAgent(settings: AgentOptions & { session: SessionLog; journal: JournalStore }, fork: string | undefined, listener: AgentListener | undefined): Promise<Agent> {
+async function startAgent(
+  settings: AgentOptions & { session: SessionLog; journal: JournalStore },
+  fork: { entry: string; session: string } | undefined,
+  listener: AgentListener | undefined,
+): Promise<Agent> {
   const { session } = settings;
   if (fork === undefined) return resumeAgent({ ...settings, ...(listener ? { listener } : {}) });
   // The forked run appends a segment of this version to the journal. One written by another
   // version is refused here (a JournalError naming both versions), as resuming refuses it, before
   // anything is written.
   await settings.journal.read();
-  session.branch(resolveEntryId(session.entries().map((e) => e.id), fork, 'run'));
+  session.branch(resolveEntryId(session.entries().map((e) => e.id), fork.entry, { command: 'run', option: 'fork', session: fork.session }));
   const agent = createAgent(settings);
   if (listener) agent.subscribe(listener);
   return agent;
+}
+
+/** A read warning the shell tells its listener: the session's (said at the open) or a torn journal line (the only `shell.error` of `where: 'journal'`). */
+function isReadWarning(event: AgentEvent): boolean {
+  return event.type === 'session.warning' || (event.type === 'shell.error' && event.where === 'journal');
 }
 
 /** One prompt without a terminal: Ctrl-C (SIGINT) aborts the turn, a second one exits at once. */

@@ -1,4 +1,5 @@
 import { defineCommand } from '../cli/command.js';
+import { sayReadWarnings } from '../cli/read-warnings.js';
 import { resolveEntryId } from '../sessions/entry-id.js';
 import { closeSession, openSession } from '../sessions/open-session.js';
 import { contextSummary, countBranchPoints, sessionTreeLines } from '../view/session-tree.js';
@@ -20,13 +21,13 @@ export const showCommand = defineCommand({
   async run({ positionals, options }, io) {
     const session = await openSession(positionals[0]!);
     try {
+      sayReadWarnings(io, session.warnings);
       const { log } = session;
-      const leaf = options.leaf === undefined ? log.leafId : resolveEntryId(log.entries().map((e) => e.id), options.leaf, 'show');
+      const leaf = options.leaf === undefined ? log.leafId : resolveEntryId(log.entries().map((e) => e.id), options.leaf, { command: 'show', option: 'leaf', session: session.path });
       const { out } = io;
       const write = (text: string) => io.stdout.write(`${text}\n`);
       write(`${out.bold(session.path)}  ${out.dim(`${session.format} session ${session.id}, created ${session.createdAt}`)}`);
       if (log.sessionName) write(`name: ${log.sessionName}`);
-      for (const warning of session.warnings) write(out.yellow(`warning: ${warning}`));
       const roots = log.tree();
       write(out.dim(`${log.size} entries, ${roots.length} root${roots.length === 1 ? '' : 's'}, ${countBranchPoints(roots)} branch points`));
       write('');

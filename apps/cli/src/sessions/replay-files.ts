@@ -3,6 +3,7 @@ import type { Entry, TurnEvent } from '@tiller/core';
 import { createSessionLog, JsonlStore, type SessionLog } from '@tiller/session';
 import { type JournalHeader, type JournalLine, type JournalReplay, parseJournal, replayJournal } from '@tiller/shell';
 import { inputError } from '../cli/errors.js';
+import { tornJournalWarnings } from '../cli/read-warnings.js';
 import { whyNotWritten } from '../cli/write-failure.js';
 
 /** One agent run of a journal, replayed. */
@@ -49,7 +50,7 @@ export async function openSessionReadOnly(path: string): Promise<SessionLog> {
  */
 export async function replayFiles(journalPath: string, sessionPath: string | undefined): Promise<FilesReplay> {
   const { lines, torn } = parseJournal(await readInputFile(journalPath, 'journal'), journalPath);
-  const warnings = torn.map((t) => `${journalPath}:${t.line}: not a whole line (${JSON.stringify(t.text)}), skipped`);
+  const warnings = tornJournalWarnings(journalPath, torn);
   if (lines.length === 0) throw inputError(`${journalPath}: the journal is empty`);
   const session = sessionPath ? await openSessionReadOnly(sessionPath) : undefined;
   try {

@@ -35,11 +35,14 @@ export async function resumeAgent({ listener, ...options }: ResumeOptions): Prom
   const { session, journal } = resolved;
   if (!session || !journal) throw new AgentOptionsError('resumeAgent: invalid options:\n✖ session and journal are required to resume');
   const lines = await journal.read();
+  // A file journal's errors name its file (and line, when one line is wrong); so do the replay's and the torn lines' reports.
+  const { path } = journal as { path?: unknown };
+  const source = typeof path === 'string' ? path : 'the journal';
   // Told before any agent exists, so through a hub of its own: a listener that fails is handled as an agent's would be.
   const early = createEventHub(listenerFailure);
   if (listener) early.subscribe(listener);
   for (const { line, text } of journal.torn ?? []) {
-    early.publish({ type: 'shell.error', where: 'journal', message: `journal line ${line} was torn by a crash mid-write and is left out: ${JSON.stringify(text)}`, at: now() });
+    early.publish({ type: 'shell.error', where: 'journal', message: `${source}: journal line ${line} was torn by a crash mid-write and is left out: ${JSON.stringify(text)}`, at: now() });
   }
   const fresh = () => {
     const agent = createAgent(options);
@@ -47,9 +50,6 @@ export async function resumeAgent({ listener, ...options }: ResumeOptions): Prom
     return agent;
   };
   if (lines.length === 0) return fresh();
-  // A file journal's errors name its file (and line, when one line is wrong); so do the replay's.
-  const { path } = journal as { path?: unknown };
-  const source = typeof path === 'string' ? path : 'the journal';
   let replay: ReturnType<typeof replayJournal>;
   try {
     replay = replayJournal(lines, { session, segments: 'last' });
