@@ -195,9 +195,9 @@ async function startAgent(
   return agent;
 }
 
-/** A read warning the shell tells its listener: the session's (said at the open) or a torn journal line (the only `shell.error` of `where: 'journal'`). */
+/** A read warning the shell tells its listener: the session's (said at the open) or a torn journal line's. */
 function isReadWarning(event: AgentEvent): boolean {
-  return event.type === 'session.warning' || (event.type === 'shell.error' && event.where === 'journal');
+  return event.type === 'session.warning' || event.type === 'journal.warning';
 }
 
 /** One prompt without a terminal: Ctrl-C (SIGINT) aborts the turn, a second one exits at once. */

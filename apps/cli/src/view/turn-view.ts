@@ -156,6 +156,7 @@ export function turnView(options: TurnViewOptions): AgentListener & { finish(): 
         line(style.red(`! ${event.where}: ${event.message}`));
         break;
       case 'session.warning':
+      case 'journal.warning':
         line(style.yellow(`! ${event.warning.message}`));
         break;
       default: {

@@ -27,7 +27,7 @@ export type ResumeOptions = AgentOptions &
  * on with the effect the turn was waiting on. A tool call that started and never finished is not
  * run again (it gets an "interrupted" error result) unless its tool is `idempotent`; finished
  * calls keep their recorded results; a parked approval keeps waiting for `approve`. A torn journal
- * line (a write a crash cut short) is left out and reported to `listener` as a `shell.error`.
+ * line (a write a crash cut short) is left out and reported to `listener` as a `journal.warning`.
  */
 export async function resumeAgent({ listener, ...options }: ResumeOptions): Promise<Agent> {
   if (listener !== undefined && typeof listener !== 'function') throw new AgentOptionsError('resumeAgent: invalid options:\n✖ expected a function (event) => void\n  → at listener');
@@ -42,7 +42,9 @@ export async function resumeAgent({ listener, ...options }: ResumeOptions): Prom
   const early = createEventHub(listenerFailure);
   if (listener) early.subscribe(listener);
   for (const { line, text } of journal.torn ?? []) {
-    early.publish({ type: 'shell.error', where: 'journal', message: `${source}: journal line ${line} was torn by a crash mid-write and is left out: ${JSON.stringify(text)}`, at: now() });
+    const reason = `torn by a crash mid-write: ${JSON.stringify(text)}`;
+    const warning = { kind: 'torn_line', file: source, line, reason, message: `${source}:${line}: ${reason}; skipped` } as const;
+    early.publish({ type: 'journal.warning', warning, at: now() });
   }
   const fresh = () => {
     const agent = createAgent(options);
