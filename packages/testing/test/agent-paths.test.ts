@@ -105,6 +105,9 @@ describe('a path is a script', () => {
       expect(error, what).toBeInstanceOf(TypeError);
       expect((error as Error).message, what).toMatch(said);
     }
+    // Left undefined, as options spread from a shared object may have them, they give nothing: the run goes on.
+    const spread = ((world: AgentWorld) => ({ ...agent(world), model: undefined, session: undefined, journal: undefined })) as never;
+    expect(await runPath(path, spread)).toHoldEveryInvariant();
   });
 
   it('reports coverage short of complete when the paths leave states out', async () => {

@@ -60,6 +60,18 @@ describe('broken agents are caught, each by the invariant it breaks', () => {
     expect(await runPath(denied.path, notebookAgent())).toHoldEveryInvariant();
   });
 
+  it('policy-as-declared holds for a policy that takes its time, also where the turn is aborted before it decides', async () => {
+    const slow = (world: AgentWorld) => ({
+      tools: world.tools(notebookTools(new Map())),
+      policy: async (call: { name: string }) => (await new Promise((resolve) => setTimeout(resolve, 5)), notebookPolicy(call)),
+    });
+    // Paths that end, or abort, while the batch's calls are put to the policy: the shell refuses them
+    // unasked ("aborted before the policy decided"), which is not the policy's answer.
+    const ending = paths.filter((p) => /reply:(parallel_)?tool_call\([^)]*\)( > abort)?$/.test(p.name) && !p.name.includes('crash')).slice(0, 6);
+    expect(ending.length).toBeGreaterThan(0);
+    for (const path of ending) expect(await runPath(path, slow), path.name).toHoldEveryInvariant();
+  });
+
   it('a tool marked idempotent that is not: no-rerun-after-crash', async () => {
     const lines: string[] = [];
     const counter = defineTool({

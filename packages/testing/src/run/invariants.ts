@@ -89,8 +89,10 @@ function deniedNeverRuns(run: RunFacts, add: Add) {
 
 /**
  * Each planned call against what the journal says the agent did with it: asked about (in an
- * `approval.needed` input), refused as denied (a `tool.refused` line), or run (`tool.started`). A
- * call whose batch never came to a decision (the turn aborted or crashed first) says nothing.
+ * `approval.needed` input), refused (a `tool.refused` line), or run (`tool.started`). A refusal
+ * counts only when the batch was answered (its `tools.done` applied): a turn aborted while the
+ * policy was still deciding has its calls refused by the shell, not by the policy. So a call whose
+ * batch never came to a decision (the turn aborted or crashed first) says nothing.
  */
 function policyAsDeclared(run: RunFacts, add: Add) {
   const asked = new Set<string>();
@@ -99,13 +101,14 @@ function policyAsDeclared(run: RunFacts, add: Add) {
     if (input.type === 'approval.needed') for (const id of input.toolCallIds) asked.add(id);
     if (input.type === 'tools.done') for (const r of input.results) answered.add(r.toolCallId);
   }
-  const deniedByPolicy = new Set<string>();
+  const refusedUnasked = new Map<string, string>();
   const started = new Set<string>();
   for (const line of run.journal) {
-    // Refused as denied without being asked: the policy said deny (a denial of an asked call is the host's).
-    if (line.type === 'tool.refused' && line.reason === 'denied' && !asked.has(line.toolCallId)) deniedByPolicy.add(line.toolCallId);
+    // Refused without being asked, in a batch that was answered: the policy's deny (a denial of an asked call is the host's).
+    if (line.type === 'tool.refused' && !asked.has(line.toolCallId) && answered.has(line.toolCallId)) refusedUnasked.set(line.toolCallId, line.reason);
     if (line.type === 'tool.started') started.add(line.toolCallId);
   }
+  const deniedByPolicy = (id: string) => refusedUnasked.get(id) === 'denied';
   run.path.steps.forEach(({ step }, i) => {
     if (step.do !== 'reply') return;
     step.calls.forEach((call, j) => {
@@ -116,15 +119,18 @@ function policyAsDeclared(run: RunFacts, add: Add) {
           return;
         case 'allow':
           if (asked.has(id)) said("the agent's policy asked about it");
-          else if (deniedByPolicy.has(id)) said("the agent's policy denied it");
+          else if (deniedByPolicy(id)) said("the agent's policy denied it");
           return;
         case 'ask':
-          if (answered.has(id) && !asked.has(id)) said(started.has(id) ? 'the agent ran it without asking' : "the agent's policy denied it without asking");
+          if (!answered.has(id) || asked.has(id)) return;
+          if (started.has(id)) said('the agent ran it without asking');
+          else if (deniedByPolicy(id)) said("the agent's policy denied it without asking");
+          else said(`the shell refused it without asking (${refusedUnasked.get(id) ?? 'no refusal recorded'})`);
           return;
         case 'deny':
           if (asked.has(id)) said("the agent's policy asked about it");
           else if (started.has(id)) said('the agent ran it');
-          else if (answered.has(id) && !deniedByPolicy.has(id)) said('the agent did not refuse it as denied');
+          else if (answered.has(id) && !deniedByPolicy(id)) said('the agent did not refuse it as denied');
           return;
         default: {
           const unknown: never = call.policy;

@@ -157,12 +157,6 @@ export async function runPath(script: AgentPath | string, makeAgent: MakeAgent, 
   return { ...facts, passed: broken.length === 0, broken, report: () => describeRun(path, broken) };
 }
 
-/**
- * The agent's options for this path: the world's model, the user's tools watched (with the
- * path's time limit where a tool times out), the compactor wrapped so the world can hold it, and
- * limits that fit the path (its iterations, no waiting between retries, a short approval limit
- * where an approval times out).
- */
 /** The run gives these; one that makeAgent returns would be replaced without a word. */
 const GIVEN_BY_THE_RUN = ['model', 'session', 'journal'] as const;
 
@@ -175,13 +169,20 @@ function checkMade(made: unknown): AgentUnderTest {
     const got = made === null ? 'null' : Array.isArray(made) ? 'an array' : typeof made === 'undefined' ? 'undefined' : `a ${typeof made}`;
     throw new TypeError(`runPath: makeAgent must return createAgent's options (an object), got ${got}`);
   }
-  const given = GIVEN_BY_THE_RUN.filter((key) => key in made);
+  // Left undefined (options spread from a shared object) they give nothing, so they are fine.
+  const given = GIVEN_BY_THE_RUN.filter((key) => (made as Record<string, unknown>)[key] !== undefined);
   if (given.length > 0) {
     throw new TypeError(`runPath: makeAgent returned ${given.join(', ')}; the run gives the model, the session and the journal, so leave them out`);
   }
   return made as AgentUnderTest;
 }
 
+/**
+ * The agent's options for this path: the world's model, the user's tools watched (with the
+ * path's time limit where a tool times out), the compactor wrapped so the world can hold it, and
+ * limits that fit the path (its iterations, no waiting between retries, a short approval limit
+ * where an approval times out).
+ */
 function agentOptionsFor(path: AgentPath, agentOptions: Omit<AgentOptions, 'model' | 'session' | 'journal'>, world: World, watched: ReturnType<typeof toolWatcher>, options: RunPathOptions) {
   const timesOut = path.steps.some((s) => s.step.do === 'tools' && s.step.outcome === 'timeout');
   const approvalTimesOut = path.steps.some((s) => s.step.do === 'approve' && s.step.decision === 'timeout');
