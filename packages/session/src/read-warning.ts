@@ -7,9 +7,11 @@ import type { FileLocation } from './errors.js';
  * - `corrupt_line`: a line that is not a valid entry (not JSON, a missing or mistyped field); skipped.
  * - `repeated_id`: an entry line whose id a later entry line repeats; the later line wins, this one is skipped.
  * - `missing_parent`: an entry whose parent is not on an earlier line; kept, as a root.
+ * - `dropped_field`: an optional field the schema refuses (a usage without `totalTokens`); the field
+ *   is dropped and the entry kept.
  */
 export interface ReadWarning {
-  kind: 'torn_line' | 'corrupt_line' | 'repeated_id' | 'missing_parent';
+  kind: 'torn_line' | 'corrupt_line' | 'repeated_id' | 'missing_parent' | 'dropped_field';
   file: string;
   /** 1-based; the header is line 1. */
   line: number;
@@ -24,11 +26,13 @@ const DONE: Record<ReadWarning['kind'], string> = {
   corrupt_line: 'line skipped',
   repeated_id: 'line skipped, the later line wins',
   missing_parent: 'kept as a root',
+  dropped_field: 'field dropped, entry kept',
 };
 
-export function readWarning(kind: ReadWarning['kind'], at: FileLocation, reason: string): ReadWarning {
+/** `done` says what became of the line, when more than its kind says (which field was dropped). */
+export function readWarning(kind: ReadWarning['kind'], at: FileLocation, reason: string, done = DONE[kind]): ReadWarning {
   const field = at.field ? `, field ${at.field}` : '';
-  const warning: ReadWarning = { kind, file: at.file, line: at.line, reason, message: `${at.file}:${at.line}${field}: ${reason}; ${DONE[kind]}` };
+  const warning: ReadWarning = { kind, file: at.file, line: at.line, reason, message: `${at.file}:${at.line}${field}: ${reason}; ${done}` };
   if (at.field) warning.field = at.field;
   return warning;
 }

@@ -174,8 +174,6 @@ describe('JsonlStore: damaged files', () => {
       ['{"role":"user","content":[{"type":"text","text":"ok"},null]}', 'message.content[1]'],
       ['{"role":"toolResult","toolCallId":"c","toolName":"x","isError":false,"content":[{"type":"audio"}]}', 'message.content[0].type'],
       ['{"role":"user","content":[{"type":"image","data":"aGk=","mimeType":""}]}', 'message.content[0].mimeType'],
-      ['{"role":"assistant","content":[],"usage":{"input":-1,"output":0,"cacheRead":0,"cacheWrite":0,"totalTokens":0}}', 'message.usage.input'],
-      ['{"role":"assistant","content":[],"stopReason":"end_turn"}', 'message.stopReason'],
       ['{"role":"toolResult","toolCallId":"c","isError":false,"content":[]}', 'message.toolName'],
     ];
     const lines = text.trimEnd().split('\n');
@@ -209,6 +207,32 @@ describe('JsonlStore: damaged files', () => {
     await expect(JsonlStore.open(file, { readOnly: true, strict: true })).rejects.toThrow(`${file}:4, field message.content[1].id`);
   });
 
+  it('keeps an entry whose only fault is in a field it can do without: the field goes, with a warning, and the conversation stays whole', async () => {
+    const text = await writeSession(chain(4));
+    const lines = text.trimEnd().split('\n');
+    // Line 3 is e1, an assistant reply: another writer left its usage without totalTokens, and a model of null.
+    const e1 = JSON.parse(lines[2]!) as { message: { usage: Record<string, unknown>; model: unknown } };
+    delete e1.message.usage.totalTokens;
+    e1.message.model = null;
+    lines[2] = JSON.stringify(e1);
+    await writeFile(file, `${lines.join('\n')}\n`);
+    const store = await JsonlStore.open(file, { readOnly: true });
+    const log = createSessionLog(store);
+    // Nothing after e1 is cut off from it: the path and the context are whole.
+    expect(log.path().map((e) => e.id)).toEqual(['e0', 'e1', 'e2', 'e3']);
+    expect(log.context()).toHaveLength(4);
+    expect(log.get('e1')).toMatchObject({ message: { role: 'assistant', content: [{ type: 'text', text: 'assistant e1' }], stopReason: 'stop' } });
+    expect((log.get('e1') as { message: object }).message).not.toHaveProperty('usage');
+    expect((log.get('e1') as { message: object }).message).not.toHaveProperty('model');
+    expect(store.warnings.map((w) => [w.kind, w.line, w.field])).toEqual([
+      ['dropped_field', 3, 'message.usage.totalTokens'],
+      ['dropped_field', 3, 'message.model'],
+    ]);
+    expect(store.warnings[0]!.message).toBe(`${file}:3, field message.usage.totalTokens: expected a whole number of tokens, 0 or more; message.usage dropped, entry kept`);
+    // Strict mode fails on it, as on any line the schema refuses.
+    await expect(JsonlStore.open(file, { readOnly: true, strict: true })).rejects.toThrow(`${file}:3, field message.usage.totalTokens`);
+  });
+
   it('skips a compaction line whose firstKeptEntryId is empty, naming the line and field, and loads the lines around it', async () => {
     const text = await writeSession(chain(4));
     const lines = text.trimEnd().split('\n');
@@ -226,13 +250,25 @@ describe('JsonlStore: damaged files', () => {
   });
 
   it.each([
+    ['a tokensAfter that is a string', { tokensAfter: '900' }, 'tokensAfter', 'tokensAfter'],
+    ['compactedEntryIds that are no list', { compactedEntryIds: 'e0' }, 'compactedEntryIds', 'compactedEntryIds'],
+    ['cleared without its placeholder', { cleared: { entryIds: ['e0'] } }, 'cleared.placeholder', 'cleared'],
+    ['details whose file lists are strings', { details: { readFiles: 'a.txt', modifiedFiles: [] } }, 'details.readFiles', 'details'],
+    ['meta that is a string', { meta: 'imported' }, 'meta', 'meta'],
+  ])('keeps a compaction line with %s, without that field, naming it', async (_, change, field, dropped) => {
+    const text = await writeSession(chain(2));
+    const line = { kind: 'compaction', id: 'c1', parentId: 'e1', at: '2026-01-01T00:00:00.000Z', summary: 's', firstKeptEntryId: 'e1', tokensBefore: 10, ...change };
+    await writeFile(file, `${text}${JSON.stringify(line)}\n`);
+    const store = await JsonlStore.open(file, { readOnly: true });
+    expect(store.entries.map((e) => e.id)).toEqual(['e0', 'e1', 'c1']);
+    expect(store.entries[2]).not.toHaveProperty(dropped);
+    expect(store.warnings).toEqual([expect.objectContaining({ kind: 'dropped_field', line: 4, field })]);
+    expect(store.warnings[0]!.message).toMatch(new RegExp(`; ${dropped.replace(/[[\].]/g, '\\$&')} dropped, entry kept$`));
+  });
+
+  it.each([
     ['an empty at', { at: '' }, 'at'],
     ['a compaction without tokensBefore', { tokensBefore: undefined }, 'tokensBefore'],
-    ['a tokensAfter that is a string', { tokensAfter: '900' }, 'tokensAfter'],
-    ['compactedEntryIds that are no list', { compactedEntryIds: 'e0' }, 'compactedEntryIds'],
-    ['cleared without its placeholder', { cleared: { entryIds: ['e0'] } }, 'cleared.placeholder'],
-    ['details whose file lists are strings', { details: { readFiles: 'a.txt', modifiedFiles: [] } }, 'details.readFiles'],
-    ['meta that is a string', { meta: 'imported' }, 'meta'],
   ])('skips a compaction line with %s, naming the field', async (_, change, field) => {
     const text = await writeSession(chain(2));
     const line = { kind: 'compaction', id: 'c1', parentId: 'e1', at: '2026-01-01T00:00:00.000Z', summary: 's', firstKeptEntryId: 'e1', tokensBefore: 10, ...change };
@@ -242,17 +278,38 @@ describe('JsonlStore: damaged files', () => {
     expect(store.warnings).toEqual([expect.objectContaining({ kind: 'corrupt_line', line: 4, field })]);
   });
 
-  it('skips a branch summary whose fromId is empty, and a message entry with an unknown origin', async () => {
+  it('skips a branch summary whose fromId is empty, and keeps a message entry with an unknown origin without it', async () => {
     const text = await writeSession(chain(2));
     const summary = { kind: 'branch_summary', id: 'b1', parentId: 'e1', at: '2026-01-01T00:00:00.000Z', fromId: '', summary: 's' };
     const message = { ...userEntry('u1', 'e1'), origin: 'followUp' };
     await writeFile(file, `${text}${JSON.stringify(summary)}\n${JSON.stringify(message)}\n`);
     const store = await JsonlStore.open(file, { readOnly: true });
-    expect(store.entries.map((e) => e.id)).toEqual(['e0', 'e1']);
-    expect(store.warnings.map((w) => [w.line, w.field])).toEqual([
-      [4, 'fromId'],
-      [5, 'origin'],
+    expect(store.entries.map((e) => e.id)).toEqual(['e0', 'e1', 'u1']);
+    expect(store.entries[2]).not.toHaveProperty('origin');
+    expect(store.warnings.map((w) => [w.kind, w.line, w.field])).toEqual([
+      ['corrupt_line', 4, 'fromId'],
+      ['dropped_field', 5, 'origin'],
     ]);
+  });
+
+  it('keeps what it can of a message: a bad usage or stop reason goes, a tool call with a bad name does not', async () => {
+    const text = await writeSession(chain(2));
+    const lines = text.trimEnd().split('\n');
+    const add = (id: string, message: object) => lines.push(JSON.stringify({ kind: 'message', id, parentId: 'e1', at: '2026-01-01T00:00:00.000Z', message }));
+    add('usage', { role: 'assistant', content: [], usage: { input: -1, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0 } });
+    add('stop', { role: 'assistant', content: [], stopReason: 'end_turn' });
+    add('thinking', { role: 'assistant', content: [{ type: 'thinking', thinking: 'hm', signature: 7 }, { type: 'text', text: 'ok' }] });
+    add('name', { role: 'assistant', content: [{ type: 'toolCall', id: 'c', name: '', args: {} }] });
+    await writeFile(file, `${lines.join('\n')}\n`);
+    const store = await JsonlStore.open(file, { readOnly: true });
+    expect(store.entries.map((e) => e.id)).toEqual(['e0', 'e1', 'usage', 'stop', 'thinking']);
+    expect(store.warnings.map((w) => [w.kind, w.field])).toEqual([
+      ['dropped_field', 'message.usage.input'],
+      ['dropped_field', 'message.stopReason'],
+      ['dropped_field', 'message.content[0].signature'],
+      ['corrupt_line', 'message.content[0].name'],
+    ]);
+    expect((store.entries[4] as { message: unknown }).message).toEqual({ role: 'assistant', content: [{ type: 'thinking', thinking: 'hm' }, { type: 'text', text: 'ok' }] });
   });
 
   it('strict mode names the zod path of a deep schema problem', async () => {

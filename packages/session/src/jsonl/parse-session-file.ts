@@ -3,6 +3,7 @@ import { withoutByteOrderMark } from '../byte-order-mark.js';
 import { SessionFileError } from '../errors.js';
 import { readWarning, type ReadWarning } from '../read-warning.js';
 import { checkEntryShape } from './check-entry-shape.js';
+import { checkLine, type LineCheck } from './drop-bad-optional-fields.js';
 import { HEADER_TYPE, migrationFrom, SESSION_FORMAT_VERSION, type SessionFileHeader } from './format.js';
 
 export interface ParseOptions {
@@ -107,14 +108,21 @@ function readEntryLines(body: BodyReader, warnings: ReadWarning[], onEntry: (ent
       continue;
     }
     if (migrate && typeof value === 'object' && value !== null && !Array.isArray(value)) value = migrate(value as Record<string, unknown>);
-    const problem = checkEntryShape(value);
-    if (problem) {
-      bad(line, problem.field, problem.reason);
+    const checked = strict ? strictCheck(value) : checkLine(value);
+    if (checked.kind === 'corrupt') {
+      bad(line, checked.field, checked.reason);
       continue;
     }
-    onEntry(value as Entry, line);
+    for (const d of checked.dropped) warnings.push(readWarning('dropped_field', { file, line, field: d.field }, d.reason, `${d.dropped} dropped, entry kept`));
+    onEntry(checked.entry, line);
   }
   return tornBytes;
+}
+
+/** Strict mode keeps nothing the schema refuses: the first bad field fails the read. */
+function strictCheck(value: unknown): LineCheck {
+  const problem = checkEntryShape(value);
+  return problem ? { kind: 'corrupt', ...problem } : { kind: 'entry', entry: value as Entry, dropped: [] };
 }
 
 /** Entries in file order, indexed by id, each parent an earlier entry. */
