@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { changes, mutated, type Change } from '../../test/mutate-value.js';
 import { zodFirstField } from '../../test/zod-first-field.js';
 import { Entry } from './entry.js';
 import { entryShapeProblem } from './entry-shape.js';
@@ -172,66 +173,8 @@ describe('entryShapeProblem agrees with the schema', () => {
   /** Values of the wrong type for most fields, and some of the right type that break a rule. */
   const WRONG = [null, undefined, 0, -1, 1.5, NaN, Infinity, -Infinity, 2 ** 53, '', 'x', true, false, [], ['x'], [1], {}, [{}], new Date(0)];
   const NAMES = ['message', 'compaction', 'branch_summary', 'custom', 'prompt', 'steer', 'follow_up', 'user', 'text', 'toString', '__proto__', ''];
-  type Mutation = 'remove' | 'wrong' | 'empty' | 'rename' | 'asArray' | 'extraKey' | 'symbolKey';
-  interface Change {
-    kind: Mutation;
-    /** Which place (an index into `places`, wrapped). */
-    at: number;
-    /** Which value of a list (`WRONG`, `NAMES`), wrapped. */
-    pick: number;
-  }
-  const mutation: fc.Arbitrary<Change> = fc.record({
-    kind: fc.constantFrom<Mutation>('remove', 'wrong', 'empty', 'rename', 'asArray', 'extraKey', 'symbolKey'),
-    at: fc.nat(),
-    pick: fc.nat(),
-  });
-
-  /** Every place in `value` a mutation can hit: each key of each object and array, the entry itself (`key` undefined) first. */
-  function places(value: unknown, holder?: Record<PropertyKey, unknown>, key?: string, out: { holder?: Record<PropertyKey, unknown>; key?: string }[] = []) {
-    out.push({ holder, key });
-    if (typeof value === 'object' && value !== null) for (const k of Object.keys(value)) places((value as Record<string, unknown>)[k], value as Record<string, unknown>, k, out);
-    return out;
-  }
-
-  /** `valid` as a session line would hold it (a copy), with one mutation applied. */
-  function mutated(valid: unknown, { kind, at, pick }: Change): unknown {
-    const root: { entry: unknown } = { entry: JSON.parse(JSON.stringify(valid)) };
-    const all = places(root.entry);
-    const place = all[at % all.length]!;
-    const holder = place.holder ?? (root as Record<PropertyKey, unknown>);
-    const key = place.key ?? 'entry';
-    const value = holder[key];
-    switch (kind) {
-      case 'remove':
-        if (Array.isArray(holder)) holder.splice(Number(key), 1);
-        else delete holder[key];
-        break;
-      case 'wrong':
-        holder[key] = WRONG[pick % WRONG.length];
-        break;
-      case 'empty':
-        holder[key] = typeof value === 'string' ? '' : Array.isArray(value) ? [] : typeof value === 'object' && value !== null ? {} : 0;
-        break;
-      case 'rename':
-        // Most keys are no `kind`, `origin` or `role`: a name there is only a string, right or wrong.
-        holder[key] = NAMES[pick % NAMES.length];
-        break;
-      case 'asArray':
-        holder[key] = typeof value === 'object' && value !== null ? Object.assign([], value) : [value];
-        break;
-      case 'extraKey':
-        if (typeof value === 'object' && value !== null) (value as Record<string, unknown>)[`extra${pick % 3}`] = WRONG[pick % WRONG.length];
-        break;
-      case 'symbolKey':
-        if (typeof value === 'object' && value !== null) (value as Record<symbol, unknown>)[Symbol('s')] = 1;
-        break;
-      default: {
-        const unknownKind: never = kind;
-        throw new Error(`unknown mutation ${String(unknownKind)}`);
-      }
-    }
-    return root.entry;
-  }
+  const mutation = changes(['remove', 'wrong', 'empty', 'rename', 'asArray', 'extraKey', 'symbolKey']);
+  const mutate = (valid: unknown, change: Change) => mutated(valid, change, { wrong: WRONG, names: NAMES });
 
   it('takes every entry the schema takes, of every kind, as generated and as read back from JSON', () => {
     const kinds = new Set<string>();
@@ -251,7 +194,7 @@ describe('entryShapeProblem agrees with the schema', () => {
     const seen = { taken: 0, refused: 0 };
     fc.assert(
       fc.property(entry, mutation, (valid, change) => {
-        const e = mutated(valid, change);
+        const e = mutate(valid, change);
         const parsed = Entry.safeParse(e);
         const problem = entryShapeProblem(e);
         if (parsed.success) {

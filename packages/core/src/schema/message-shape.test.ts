@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Message } from './message.js';
 import { messageShapeProblem } from './message-shape.js';
+import { changes, mutated, type Change } from '../../test/mutate-value.js';
 import { zodFirstField } from '../../test/zod-first-field.js';
 
 const user = { role: 'user', content: 'hello' };
@@ -250,69 +251,8 @@ describe('messageShapeProblem agrees with the schema', () => {
   /** Values of the wrong type for most fields, and some of the right type that break a rule. */
   const WRONG = [null, undefined, 0, -1, 1.5, NaN, Infinity, 2 ** 53, '', 'x', true, [], {}, [{}], new Date(0)];
   const TYPES = ['text', 'image', 'file', 'thinking', 'toolCall', 'user', 'assistant', 'toolResult', 'bogus', 'toString', '__proto__', ''];
-  type Mutation = 'remove' | 'wrong' | 'empty' | 'retype' | 'unknownPart' | 'asArray' | 'extraKey' | 'symbolKey';
-  interface Change {
-    kind: Mutation;
-    /** Which place (an index into `places`, wrapped). */
-    at: number;
-    /** Which value of a list (`WRONG`, `TYPES`), wrapped. */
-    pick: number;
-  }
-  const mutation: fc.Arbitrary<Change> = fc.record({
-    kind: fc.constantFrom<Mutation>('remove', 'wrong', 'empty', 'retype', 'unknownPart', 'asArray', 'extraKey', 'symbolKey'),
-    at: fc.nat(),
-    pick: fc.nat(),
-  });
-
-  /** Every place in `value` a mutation can hit: each key of each object and array, the message itself (`key` undefined) first. */
-  function places(value: unknown, holder?: Record<PropertyKey, unknown>, key?: string, out: { holder?: Record<PropertyKey, unknown>; key?: string }[] = []) {
-    out.push({ holder, key });
-    if (typeof value === 'object' && value !== null) for (const k of Object.keys(value)) places((value as Record<string, unknown>)[k], value as Record<string, unknown>, k, out);
-    return out;
-  }
-
-  /** `valid` as a session line would hold it (a copy), with one mutation applied. */
-  function mutated(valid: unknown, { kind, at, pick }: Change): unknown {
-    const root: { message: unknown } = { message: JSON.parse(JSON.stringify(valid)) };
-    const all = places(root.message);
-    const place = all[at % all.length]!;
-    const holder = place.holder ?? (root as Record<PropertyKey, unknown>);
-    const key = place.key ?? 'message';
-    const value = holder[key];
-    switch (kind) {
-      case 'remove':
-        if (Array.isArray(holder)) holder.splice(Number(key), 1);
-        else delete holder[key];
-        break;
-      case 'wrong':
-        holder[key] = WRONG[pick % WRONG.length];
-        break;
-      case 'empty':
-        holder[key] = typeof value === 'string' ? '' : Array.isArray(value) ? [] : typeof value === 'object' && value !== null ? {} : 0;
-        break;
-      case 'retype':
-        // Most keys are no `type` or `role`: a new type there is only a wrong value.
-        holder[key] = TYPES[pick % TYPES.length];
-        break;
-      case 'unknownPart':
-        holder[key] = { type: TYPES[pick % TYPES.length], text: 'x', data: 'x', mimeType: 'x' };
-        break;
-      case 'asArray':
-        holder[key] = typeof value === 'object' && value !== null ? Object.assign([], value) : [value];
-        break;
-      case 'extraKey':
-        if (typeof value === 'object' && value !== null) (value as Record<string, unknown>)[`extra${pick % 3}`] = WRONG[pick % WRONG.length];
-        break;
-      case 'symbolKey':
-        if (typeof value === 'object' && value !== null) (value as Record<symbol, unknown>)[Symbol('s')] = 1;
-        break;
-      default: {
-        const unknownKind: never = kind;
-        throw new Error(`unknown mutation ${String(unknownKind)}`);
-      }
-    }
-    return root.message;
-  }
+  const mutation = changes(['remove', 'wrong', 'empty', 'rename', 'unknownPart', 'asArray', 'extraKey', 'symbolKey']);
+  const mutate = (valid: unknown, change: Change) => mutated(valid, change, { wrong: WRONG, names: TYPES });
 
   it('takes every message the schema takes, as generated and as read back from JSON', () => {
     fc.assert(
@@ -329,7 +269,7 @@ describe('messageShapeProblem agrees with the schema', () => {
     const seen = { taken: 0, refused: 0 };
     fc.assert(
       fc.property(message, mutation, (valid, change) => {
-        const m = mutated(valid, change);
+        const m = mutate(valid, change);
         const parsed = Message.safeParse(m);
         const problem = messageShapeProblem(m);
         if (parsed.success) {
