@@ -13,11 +13,13 @@ import {
   usageProblem,
   type Fields,
   type Problem,
-  type ShapeProblem,
 } from './shape-reads.js';
 
 /** The first field of an entry that is not what the schema says, and why; `field` is relative to the entry (`message.content[2].text`, `details.readFiles[0]`). */
-export type EntryShapeProblem = ShapeProblem;
+export interface EntryShapeProblem {
+  field: string;
+  reason: string;
+}
 
 /**
  * The zod schema `Entry` checked by plain property reads: it returns undefined exactly when
@@ -28,7 +30,7 @@ export type EntryShapeProblem = ShapeProblem;
  * would cost more than reading the line. `entry-shape.test.ts` holds the two to agreement, both
  * ways; a change to the schema needs the same change here.
  */
-export function entryShapeProblem(entry: unknown): Problem {
+export function entryShapeProblem(entry: unknown): EntryShapeProblem | undefined {
   if (!isObject(entry)) return { field: '(the entry)', reason: 'expected an object' };
   const kind = entry.kind;
   if (!isEntryKind(kind)) return { field: 'kind', reason: 'expected message, compaction, branch_summary or custom' };

@@ -1,7 +1,10 @@
-import { isObject, nonEmptyString, optionalString, recordProblem, string, usageProblem, type Fields, type Problem, type ShapeProblem } from './shape-reads.js';
+import { isObject, nonEmptyString, optionalString, recordProblem, string, usageProblem, type Fields, type Problem } from './shape-reads.js';
 
 /** The first field of a message that is not what the schema says, and why; `field` is relative to the message (`content[2].text`). */
-export type MessageShapeProblem = ShapeProblem;
+export interface MessageShapeProblem {
+  field: string;
+  reason: string;
+}
 
 /**
  * The zod schema `Message` (with `Usage`), checked by plain property reads: it returns undefined
@@ -11,7 +14,7 @@ export type MessageShapeProblem = ShapeProblem;
  * copies the message and gathers every issue) would cost more than reading the line.
  * `message-shape.test.ts` holds the two to agreement, both ways.
  */
-export function messageShapeProblem(message: unknown): Problem {
+export function messageShapeProblem(message: unknown): MessageShapeProblem | undefined {
   if (!isObject(message)) return { field: '(the message)', reason: 'expected an object' };
   switch (message.role) {
     case 'user':
