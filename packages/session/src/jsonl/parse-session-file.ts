@@ -3,7 +3,7 @@ import { withoutByteOrderMark } from '../byte-order-mark.js';
 import { SessionFileError } from '../errors.js';
 import { readWarning, type ReadWarning } from '../read-warning.js';
 import { checkEntryShape } from './check-entry-shape.js';
-import { checkLine, type LineCheck } from './drop-bad-optional-fields.js';
+import { checkLine, type LineCheck } from './check-line.js';
 import { HEADER_TYPE, migrationFrom, SESSION_FORMAT_VERSION, type SessionFileHeader } from './format.js';
 
 export interface ParseOptions {
