@@ -1,7 +1,8 @@
 /**
  * Tiller as a user gets it: every package packed with `pnpm pack`, the tarballs installed into a
- * project outside the workspace (offline, from the store `pnpm install` filled), then a host app
- * compiled by the user's own strict `tsc`, run with plain `node`, and the installed `tiller` bin.
+ * project outside the workspace (offline, from the store `pnpm install` filled, at the versions the
+ * workspace's lockfile holds), then a host app compiled by the user's own strict `tsc`, run with
+ * plain `node`, and the installed `tiller` bin.
  */
 import { execFile } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -11,6 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lockedVersionOverrides } from './locked-versions.js';
 import { readmeApp } from './readme-app.js';
 
 const execFileAsync = promisify(execFile);
@@ -78,7 +80,9 @@ beforeAll(async () => {
     JSON.stringify({ name: 'tiller-consumer', private: true, type: 'module', dependencies: { ...Object.fromEntries(packed), ...(await versions(PEERS)) }, devDependencies: await versions(DEV) }, null, 2),
   );
   // The tarballs depend on each other by version (0.1.0), which no registry has: point them at the files.
-  const overrides = [...packed].map(([name, spec]) => `  '${name}': '${spec}'`).join('\n');
+  // Every other package at the version the workspace's lockfile holds: the store has those.
+  const locked = lockedVersionOverrides(await readFile(join(root, 'pnpm-lock.yaml'), 'utf8'));
+  const overrides = [...Object.entries(locked), ...packed].map(([name, spec]) => `  '${name}': '${spec}'`).join('\n');
   await writeFile(join(app, 'pnpm-workspace.yaml'), `overrides:\n${overrides}\n`);
   await writeFile(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...strictOptions, module: 'NodeNext', moduleResolution: 'NodeNext', rootDir: 'src', outDir: 'out' }, include: ['src'] }, null, 2));
   await writeFile(join(app, 'tsconfig.bundler.json'), JSON.stringify({ compilerOptions: { ...strictOptions, module: 'ESNext', moduleResolution: 'Bundler', noEmit: true }, include: ['src'] }, null, 2));
