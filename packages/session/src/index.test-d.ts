@@ -34,7 +34,7 @@ describe('public types', () => {
   it('creating a file is an option of its own; warnings come with the log', () => {
     expectTypeOf<JsonlStoreOptions['create']>().toEqualTypeOf<boolean | CreateOptions | undefined>();
     expectTypeOf<SessionLog['warnings']>().toEqualTypeOf<readonly ReadWarning[]>();
-    expectTypeOf<ReadWarning['kind']>().toEqualTypeOf<'torn_line' | 'corrupt_line' | 'repeated_id' | 'missing_parent' | 'dropped_field'>();
+    expectTypeOf<ReadWarning['kind']>().toEqualTypeOf<'torn_line' | 'corrupt_line' | 'repeated_id' | 'skipped_parent' | 'missing_parent' | 'dropped_field'>();
     expectTypeOf(SessionError.isInstance).guards.toEqualTypeOf<SessionError>();
   });
 

@@ -152,15 +152,55 @@ describe('JsonlStore: damaged files', () => {
     expect(store.entries.map((e) => e.id)).toEqual(['e0', 'e2', 'e3']);
     expect(store.warnings.map((w) => [w.line, w.kind])).toEqual([
       [3, 'corrupt_line'],
-      [4, 'missing_parent'],
+      [4, 'skipped_parent'],
     ]);
     expect(store.warnings[0]!.message).toContain(`${file}:3, field message.role`);
-    // The orphan keeps its place as a root: nothing after the bad line is lost.
-    expect(store.warnings[1]!.message).toContain('kept as a root');
+    expect(store.warnings[1]!.message).toBe(`${file}:4, field parentId: parent "e1" was on line 3, which was skipped; joined to "e0", the nearest kept entry on its path`);
+    // The conversation loses the one message, not everything before it.
     const log = createSessionLog(store);
-    expect(log.path().map((e) => e.id)).toEqual(['e2', 'e3']);
-    expect(log.roots().map((e) => e.id)).toEqual(['e0', 'e2']);
+    expect(log.path().map((e) => e.id)).toEqual(['e0', 'e2', 'e3']);
+    expect(log.roots().map((e) => e.id)).toEqual(['e0']);
+    expect(log.context()).toHaveLength(3);
     await expect(JsonlStore.open(file, { readOnly: true, strict: true })).rejects.toThrow(`${file}:3, field message.role`);
+  });
+
+  it('joins the entries after a run of skipped lines to the last entry before them, through lines that are not JSON when their start is whole', async () => {
+    const text = await writeSession(chain(5));
+    const lines = text.split('\n');
+    // e1 is refused by the schema; e2's line was cut short, but its kind, id and parentId are whole.
+    lines[2] = lines[2]!.replace('"role":"assistant"', '"role":"robot"');
+    lines[3] = lines[3]!.slice(0, lines[3]!.indexOf('"message":{') + 12);
+    await writeFile(file, lines.join('\n'));
+    const store = await JsonlStore.open(file, { readOnly: true });
+    expect(store.warnings.map((w) => [w.line, w.kind])).toEqual([
+      [3, 'corrupt_line'],
+      [4, 'corrupt_line'],
+      [5, 'skipped_parent'],
+    ]);
+    expect(store.warnings[2]!.message).toContain('parent "e2" was on line 4, which was skipped; joined to "e0"');
+    const log = createSessionLog(store);
+    expect(log.path().map((e) => e.id)).toEqual(['e0', 'e3', 'e4']);
+    // The file is left as it was: only the loaded entry is joined.
+    expect(await readFile(file, 'utf8')).toBe(lines.join('\n'));
+  });
+
+  it('keeps the entry after a skipped line as a root when that line named no parent, or its id cannot be read', async () => {
+    const text = await writeSession(chain(4));
+    const lines = text.split('\n');
+    lines[1] = lines[1]!.replace('"role":"user"', '"role":"robot"');
+    lines[3] = '{"id": "broken", not json';
+    await writeFile(file, lines.join('\n'));
+    const store = await JsonlStore.open(file, { readOnly: true });
+    expect(store.warnings.map((w) => [w.line, w.kind])).toEqual([
+      [2, 'corrupt_line'],
+      [3, 'skipped_parent'],
+      [4, 'corrupt_line'],
+      [5, 'missing_parent'],
+    ]);
+    expect(store.warnings[1]!.message).toContain('parent "e0" was on line 2, which was skipped; kept as a root');
+    const log = createSessionLog(store);
+    expect(log.roots().map((e) => e.id)).toEqual(['e1', 'e3']);
+    expect(log.path().map((e) => e.id)).toEqual(['e3']);
   });
 
   it('skips a message whose content parts lack what every reader relies on, naming the part and field', async () => {

@@ -4,6 +4,7 @@ import { SessionFileError } from '../errors.js';
 import { readWarning, type ReadWarning } from '../read-warning.js';
 import { checkEntryShape } from './check-entry-shape.js';
 import { checkLine, type LineCheck } from './check-line.js';
+import { readLinePrefix, type LinePrefix } from './line-prefix.js';
 import { HEADER_TYPE, migrationFrom, SESSION_FORMAT_VERSION, type SessionFileHeader } from './format.js';
 
 export interface ParseOptions {
@@ -32,9 +33,11 @@ const NEWLINE = 0x0a;
 /**
  * Reads a session file's bytes. A last line cut off mid-write (no newline after it and not
  * parseable) is skipped with a warning; a bad line elsewhere is skipped with a warning naming its
- * line and field, or, in strict mode, fails. An entry whose parent is not on an earlier line is
- * kept as a root (its `parentId` read as null), so a path never leads forward in the file and
- * never loops. When an id repeats, the last line with it wins: that is the line a reader going
+ * line and field, or, in strict mode, fails. An entry whose parent was on a skipped line whose id
+ * and parent can still be read is joined to the nearest kept entry on its path, so one damaged
+ * line costs one entry, not the conversation before it. An entry whose parent is on no earlier
+ * line is kept as a root (its `parentId` read as null), so a path never leads forward in the file
+ * and never loops. When an id repeats, the last line with it wins: that is the line a reader going
  * backwards from the end (`resumeContext`) meets first, so both reads agree.
  *
  * Each line is decoded from the bytes on its own, never the file as one string: a single
@@ -50,10 +53,13 @@ export function parseSessionFile(bytes: Buffer, options: ParseOptions): ParsedSe
   // One pass in the usual case; a repeated id (which only damage makes) reads the body again.
   const tree = new TreeBuilder(file, strict);
   let repeated = false;
-  const tornBytes = readEntryLines(body, tree.warnings, (entry, line) => {
-    if (!tree.byId.has(entry.id)) tree.add(entry, line);
-    else if (strict) throw new SessionFileError({ file, line, field: 'id' }, `duplicate id "${entry.id}"`);
-    else repeated = true;
+  const tornBytes = readEntryLines(body, tree.warnings, {
+    entry: (entry, line) => {
+      if (!tree.byId.has(entry.id)) tree.add(entry, line);
+      else if (strict) throw new SessionFileError({ file, line, field: 'id' }, `duplicate id "${entry.id}"`);
+      else repeated = true;
+    },
+    skipped: (where, line) => tree.skip(where, line),
   });
   const built = repeated ? lastLineWins(body) : tree;
   return {
@@ -76,16 +82,24 @@ interface BodyReader {
   migrate: ((line: Record<string, unknown>) => Record<string, unknown>) | undefined;
 }
 
+/** What `readEntryLines` hands on, line by line (1-based, the header is line 1). */
+interface LineVisitor {
+  /** A line that is a well-formed entry. */
+  entry(entry: Entry, line: number): void;
+  /** A line that was skipped as corrupt, but whose id and parent can still be read. */
+  skipped(where: LinePrefix, line: number): void;
+}
+
 /**
- * Calls `onEntry` for every line that is a well-formed entry, with its 1-based line number (the
- * header is line 1); warns about (or, strict, fails on) the others. Returns the length of a torn
- * last line (0 when there is none).
+ * Hands every line to `visit`; warns about (or, strict, fails on) the lines that are not entries.
+ * Returns the length of a torn last line (0 when there is none).
  */
-function readEntryLines(body: BodyReader, warnings: ReadWarning[], onEntry: (entry: Entry, line: number) => void): number {
+function readEntryLines(body: BodyReader, warnings: ReadWarning[], visit: LineVisitor): number {
   const { bytes, file, strict, migrate } = body;
-  const bad = (line: number, field: string, reason: string) => {
+  const bad = (line: number, field: string, reason: string, where: LinePrefix | undefined) => {
     if (strict) throw new SessionFileError({ file, line, field }, reason);
     warnings.push(readWarning('corrupt_line', { file, line, field }, reason));
+    if (where) visit.skipped(where, line);
   };
   let tornBytes = 0;
   for (let start = body.start, line = 2; start < bytes.length; line++) {
@@ -103,20 +117,28 @@ function readEntryLines(body: BodyReader, warnings: ReadWarning[], onEntry: (ent
         tornBytes = end - lineStart;
         warnings.push(readWarning('torn_line', { file, line }, 'the last line is incomplete (a write was cut off)'));
       } else {
-        bad(line, '(line)', 'not valid JSON');
+        bad(line, '(line)', 'not valid JSON', readLinePrefix(bytes, lineStart, end));
       }
       continue;
     }
     if (migrate && typeof value === 'object' && value !== null && !Array.isArray(value)) value = migrate(value as Record<string, unknown>);
     const checked = strict ? strictCheck(value) : checkLine(value);
     if (checked.kind === 'corrupt') {
-      bad(line, checked.field, checked.reason);
+      bad(line, checked.field, checked.reason, idAndParent(value));
       continue;
     }
     for (const d of checked.dropped) warnings.push(readWarning('dropped_field', { file, line, field: d.field }, d.reason, `${d.dropped} dropped, entry kept`));
-    onEntry(checked.entry, line);
+    visit.entry(checked.entry, line);
   }
   return tornBytes;
+}
+
+/** The id and parent of a parsed line the schema refused, when those two fields are sound. */
+function idAndParent(value: unknown): LinePrefix | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { id, parentId } = value as { id?: unknown; parentId?: unknown };
+  if (typeof id !== 'string' || id === '' || (parentId !== null && typeof parentId !== 'string')) return undefined;
+  return { id, parentId };
 }
 
 /** Strict mode keeps nothing the schema refuses: the first bad field fails the read. */
@@ -132,6 +154,8 @@ class TreeBuilder {
   readonly warnings: ReadWarning[] = [];
   // Most entries follow the one before them: their parent needs no lookup.
   #previousId: string | null = null;
+  /** Skipped lines by id: where each stood, and the kept entry its children are joined to. */
+  readonly #skipped = new Map<string, { line: number; joinTo: string | null }>();
 
   constructor(
     readonly file: string,
@@ -140,7 +164,13 @@ class TreeBuilder {
 
   add(entry: Entry, line: number): void {
     const { parentId } = entry;
-    if (parentId !== null && parentId !== this.#previousId && !this.byId.has(parentId)) {
+    const skipped = parentId === null ? undefined : this.#skipped.get(parentId);
+    if (skipped && !this.byId.has(parentId!)) {
+      const done = skipped.joinTo === null ? 'kept as a root' : `joined to "${skipped.joinTo}", the nearest kept entry on its path`;
+      const reason = `parent "${parentId}" was on line ${skipped.line}, which was skipped`;
+      this.warnings.push(readWarning('skipped_parent', { file: this.file, line, field: 'parentId' }, reason, done));
+      entry = { ...entry, parentId: skipped.joinTo };
+    } else if (parentId !== null && parentId !== this.#previousId && !this.byId.has(parentId)) {
       const reason = `parent "${parentId}" is not an earlier entry`;
       if (this.strict) throw new SessionFileError({ file: this.file, line, field: 'parentId' }, reason);
       // Kept: its path starts here now. Dropping it would lose the entries after it as well.
@@ -151,17 +181,29 @@ class TreeBuilder {
     this.entries.push(entry);
     this.#previousId = entry.id;
   }
+
+  /** A skipped line: its children will be joined to its nearest kept ancestor (or be roots). */
+  skip(where: LinePrefix, line: number): void {
+    // An id an earlier line already holds keeps that line's meaning.
+    if (this.byId.has(where.id) || this.#skipped.has(where.id)) return;
+    const { parentId } = where;
+    const joinTo = parentId === null || this.byId.has(parentId) ? parentId : (this.#skipped.get(parentId)?.joinTo ?? null);
+    this.#skipped.set(where.id, { line, joinTo });
+  }
 }
 
 /** The tree when ids repeat: of the lines that share an id, the last one is the entry. */
 function lastLineWins(body: BodyReader): TreeBuilder {
   const tree = new TreeBuilder(body.file, body.strict);
   const lines: { entry: Entry; line: number }[] = [];
-  readEntryLines(body, tree.warnings, (entry, line) => lines.push({ entry, line }));
+  const skips: { where: LinePrefix; line: number }[] = [];
+  readEntryLines(body, tree.warnings, { entry: (entry, line) => lines.push({ entry, line }), skipped: (where, line) => skips.push({ where, line }) });
   const last = new Map<string, number>();
   for (let i = 0; i < lines.length; i++) last.set(lines[i]!.entry.id, i);
-  for (let i = 0; i < lines.length; i++) {
+  for (let i = 0, s = 0; i < lines.length; i++) {
     const { entry, line } = lines[i]!;
+    // The skipped lines before this one, in file order, as the first pass met them.
+    for (; s < skips.length && skips[s]!.line < line; s++) tree.skip(skips[s]!.where, skips[s]!.line);
     const winner = last.get(entry.id)!;
     if (winner === i) tree.add(entry, line);
     else tree.warnings.push(readWarning('repeated_id', { file: body.file, line, field: 'id' }, `id "${entry.id}" is repeated on line ${lines[winner]!.line}`));

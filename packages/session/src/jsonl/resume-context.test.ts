@@ -81,6 +81,24 @@ describe('resumeContext', () => {
     expect(await resumeTorn(chain(3))).toMatchObject({ read: 'tail', leafId: 'e2', warnings: [{ line: 5, kind: 'torn_line' }] });
   });
 
+  it('a skipped line on the path: the resumed path joins over it as a full open does, with the same context', async () => {
+    const file = await writeSession(chain(4));
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, text.replace('"role":"assistant"', '"role":"robot"'));
+    const resumed = await resumeContext(file);
+    const full = createSessionLog(await JsonlStore.open(file, { readOnly: true }));
+    expect(resumed.path.map((e) => [e.id, e.parentId])).toEqual([
+      ['e0', null],
+      ['e2', 'e0'],
+      ['e3', 'e2'],
+    ]);
+    expect(resumed.context).toEqual(full.context());
+    expect(resumed.warnings.map((w) => [w.kind, w.line])).toEqual([
+      ['corrupt_line', 3],
+      ['skipped_parent', 4],
+    ]);
+  });
+
   it('falls back to a full open for a corrupt line on the path and for older formats', async () => {
     const file = await writeSession(chain(4));
     const text = await readFile(file, 'utf8');

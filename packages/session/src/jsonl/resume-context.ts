@@ -7,6 +7,7 @@ import { checkEntryShape } from './check-entry-shape.js';
 import { SESSION_FORMAT_VERSION, type SessionFileHeader } from './format.js';
 import { JsonlStore } from './jsonl-store.js';
 import { parseHeader } from './parse-session-file.js';
+import { readLinePrefix } from './line-prefix.js';
 import { readRange } from './read-range.js';
 
 export interface ResumedContext {
@@ -25,12 +26,6 @@ export interface ResumedContext {
 }
 
 const NEWLINE = 0x0a;
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const KIND_PREFIX = Buffer.from('{"kind":"');
-const ID_PREFIX = Buffer.from(',"id":');
-const PARENT_PREFIX = Buffer.from(',"parentId":');
-const NULL = Buffer.from('null');
 
 /** The first read from the end of the file; each further read doubles it. */
 export const FIRST_WINDOW_BYTES = 1 << 20;
@@ -144,7 +139,7 @@ function readTail(bytes: Buffer, bodyStart: number, whole: boolean, file: string
       }
       want = entry.id;
     }
-    const prefix = readPrefix(bytes, lineStart, contentEnd);
+    const prefix = readLinePrefix(bytes, lineStart, contentEnd);
     if (!prefix || seen.has(prefix.id)) return { kind: 'unreadable' };
     seen.add(prefix.id);
     if (prefix.id !== want) continue;
@@ -177,39 +172,6 @@ function parseLine(bytes: Buffer, start: number, end: number): Entry | undefined
   } catch {
     return undefined;
   }
-}
-
-/** `kind`, `id` and `parentId` from the start of a line, as the current format writes them. */
-function readPrefix(bytes: Buffer, start: number, end: number): { id: string; parentId: string | null } | undefined {
-  if (!matches(bytes, start, KIND_PREFIX)) return undefined;
-  const kindEnd = bytes.indexOf(QUOTE, start + KIND_PREFIX.length);
-  if (kindEnd < 0 || kindEnd >= end || !matches(bytes, kindEnd + 1, ID_PREFIX)) return undefined;
-  const id = readString(bytes, kindEnd + 1 + ID_PREFIX.length, end);
-  if (!id || !matches(bytes, id.next, PARENT_PREFIX)) return undefined;
-  const parentAt = id.next + PARENT_PREFIX.length;
-  if (matches(bytes, parentAt, NULL)) return { id: id.value, parentId: null };
-  const parent = readString(bytes, parentAt, end);
-  return parent ? { id: id.value, parentId: parent.value } : undefined;
-}
-
-function readString(bytes: Buffer, at: number, end: number): { value: string; next: number } | undefined {
-  if (bytes[at] !== QUOTE) return undefined;
-  let escaped = false;
-  for (let i = at + 1; i < end; i++) {
-    const byte = bytes[i];
-    if (byte === BACKSLASH) {
-      escaped = true;
-      i++;
-    } else if (byte === QUOTE) {
-      const value = escaped ? (JSON.parse(bytes.toString('utf8', at, i + 1)) as string) : bytes.toString('utf8', at + 1, i);
-      return { value, next: i + 1 };
-    }
-  }
-  return undefined;
-}
-
-function matches(bytes: Buffer, at: number, literal: Buffer): boolean {
-  return at + literal.length <= bytes.length && bytes.compare(literal, 0, literal.length, at, at + literal.length) === 0;
 }
 
 /** The 1-based number, counted from the header line, of the body line that starts at `offset` (only for a warning: it scans the body). */
