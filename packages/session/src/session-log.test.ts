@@ -43,6 +43,18 @@ describe('createSessionLog: appends', () => {
     await expect(log.append([bad])).rejects.toThrow(/entry a \(batch position 0\), field message\.content/);
   });
 
+  it('names the field of a refused append as a read warning names it, with the reason', async () => {
+    const log = createSessionLog(new MemoryStore([userEntry('a', null)]));
+    const call = { type: 'toolCall', id: '', name: 'read_file', args: {} };
+    const bad = { ...assistantEntry('b', 'a'), message: { role: 'assistant', content: [{ type: 'text', text: 'reading' }, call] } } as never;
+    await expect(log.append([userEntry('c', 'a'), bad])).rejects.toMatchObject({
+      code: 'invalid_entry',
+      entryId: 'b',
+      message: 'entry b (batch position 1), field message.content[1].id: expected a non-empty string',
+    });
+    expect(log.has('c')).toBe(false);
+  });
+
   it('runs appends in call order, so a batch may name a parent from the previous unawaited one', async () => {
     const log = createSessionLog(new MemoryStore());
     const first = log.append([userEntry('a', null)]);
