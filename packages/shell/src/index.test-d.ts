@@ -85,6 +85,9 @@ describe('public types', () => {
     expectTypeOf<JournalHeader['model']>().toEqualTypeOf<{ id: string; contextWindow: number | null }>();
     expectTypeOf<JournalHeader['sessionSize']>().toEqualTypeOf<number | undefined>();
     expectTypeOf<Extract<JournalLine, { type: 'tool.finished' }>['at']>().toEqualTypeOf<string>();
+    // A torn journal line is told as a session's read warnings are.
+    expectTypeOf(shell.tornLineWarning).returns.toEqualTypeOf<ReadWarning>();
+    expectTypeOf<Extract<AgentEvent, { type: 'journal.warning' }>['warning']>().toEqualTypeOf<ReadWarning>();
   });
 
   it('keeps helpers and option schemas out of the API', () => {

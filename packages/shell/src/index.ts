@@ -34,6 +34,7 @@ export type { ToolRefusal, ToolRefusalReason } from './tools/tool-refusal.js';
 // The journal.
 export { JOURNAL_VERSION, type JournalHeader, type JournalLine } from './journal/journal-format.js';
 export { parseJournal, parseJournalLines, type ParsedJournal, type TornLine } from './journal/parse-journal.js';
+export { tornLineWarning } from './journal/torn-line-warning.js';
 export { fileJournal, type FileJournalOptions, journalPathFor, memoryJournal, type JournalStore } from './journal/journal-store.js';
 export { replayJournal, type JournalDivergence, type JournalReplay, type ReplayJournalOptions } from './journal/replay-journal.js';
 

@@ -1,3 +1,4 @@
+import { tornLineWarning, type TornLine } from '@tiller/shell';
 import type { Io } from './command.js';
 
 /**
@@ -9,7 +10,7 @@ export function sayReadWarnings(io: Pick<Io, 'stderr' | 'err'>, warnings: readon
   for (const warning of warnings) io.stderr.write(`${io.err.yellow(`warning: ${warning}`)}\n`);
 }
 
-/** A journal line a crash cut short, named by its file and line, as every command says it. */
-export function tornJournalWarnings(journalPath: string, torn: readonly { line: number; text: string }[]): string[] {
-  return torn.map((t) => `${journalPath}:${t.line}: not a whole line (${JSON.stringify(t.text)}), skipped`);
+/** The journal lines a crash cut short, named by the journal's file and line, worded as the shell words them. */
+export function tornJournalWarnings(journalPath: string, torn: readonly TornLine[]): string[] {
+  return torn.map((line) => tornLineWarning(journalPath, line).message);
 }

@@ -2,6 +2,7 @@ import { type Entry, isBlockingEffect, settleInterruptedCalls, type ToolCallPart
 import type { SessionLog } from '@tiller/session';
 import { JournalError } from '../errors/journal-error.js';
 import { type JournalHeader, type JournalLine, lastSegment } from '../journal/journal-format.js';
+import { tornLineWarning } from '../journal/torn-line-warning.js';
 import { replayJournal } from '../journal/replay-journal.js';
 import type { Tool } from '../tools/define-tool.js';
 import { now } from '../clock.js';
@@ -41,11 +42,7 @@ export async function resumeAgent({ listener, ...options }: ResumeOptions): Prom
   // Told before any agent exists, so through a hub of its own: a listener that fails is handled as an agent's would be.
   const early = createEventHub(listenerFailure);
   if (listener) early.subscribe(listener);
-  for (const { line, text } of journal.torn ?? []) {
-    const reason = `torn by a crash mid-write: ${JSON.stringify(text)}`;
-    const warning = { kind: 'torn_line', file: source, line, reason, message: `${source}:${line}: ${reason}; skipped` } as const;
-    early.publish({ type: 'journal.warning', warning, at: now() });
-  }
+  for (const torn of journal.torn ?? []) early.publish({ type: 'journal.warning', warning: tornLineWarning(source, torn), at: now() });
   const fresh = () => {
     const agent = createAgent(options);
     if (listener) agent.subscribe(listener);
