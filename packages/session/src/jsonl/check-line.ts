@@ -29,7 +29,8 @@ export function checkLine(value: unknown): LineCheck {
   for (;;) {
     const problem = checkEntryShape(value);
     if (!problem) return { kind: 'entry', entry: value as Entry, dropped };
-    const field = dropOptionalField(value as Record<string, unknown>, problem.field);
+    // A line that is no object (`null`, `42`) has no field to drop.
+    const field = isObject(value) ? dropOptionalField(value, problem.field) : undefined;
     if (!field) return { kind: 'corrupt', field: problem.field, reason: problem.reason };
     dropped.push({ field: problem.field, reason: problem.reason, dropped: field });
   }
@@ -57,4 +58,8 @@ function dropOptionalField(entry: Record<string, unknown>, field: string): strin
   if (!target || !PART_OPTIONAL[String(target.type)]?.includes(partKey!) || !Object.hasOwn(target, partKey!)) return undefined;
   delete target[partKey!];
   return `message.content[${index}].${partKey}`;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
 }

@@ -203,6 +203,20 @@ describe('JsonlStore: damaged files', () => {
     expect(log.path().map((e) => e.id)).toEqual(['e3']);
   });
 
+  it('skips a line that is JSON but no object (null, a number, a list) as corrupt, and loads the lines around it', async () => {
+    const text = await writeSession(chain(3));
+    const lines = text.trimEnd().split('\n');
+    lines.splice(2, 0, 'null', '42', '[]');
+    await writeFile(file, `${lines.join('\n')}\n`);
+    const store = await JsonlStore.open(file, { readOnly: true });
+    expect(store.entries.map((e) => e.id)).toEqual(['e0', 'e1', 'e2']);
+    expect(store.warnings.map((w) => [w.kind, w.line, w.field, w.reason])).toEqual([
+      ['corrupt_line', 3, '(line)', 'not a JSON object'],
+      ['corrupt_line', 4, '(line)', 'not a JSON object'],
+      ['corrupt_line', 5, '(line)', 'not a JSON object'],
+    ]);
+  });
+
   it('skips a message whose content parts lack what every reader relies on, naming the part and field', async () => {
     const text = await writeSession(chain(2));
     const bad: Array<[string, string]> = [

@@ -85,7 +85,11 @@ type Damage =
   | { kind: 'repeat'; line: number }
   | { kind: 'swap'; a: number; b: number }
   | { kind: 'flip'; at: number; byte: number }
-  | { kind: 'version'; version: unknown };
+  | { kind: 'version'; version: unknown }
+  // A line the schema refuses whose id and parent still read (a role no message has).
+  | { kind: 'spoil'; line: number }
+  // A line cut short in the middle of the file (a write cut off, and later lines written after it).
+  | { kind: 'shorten'; line: number; keep: number };
 
 const damageArb: fc.Arbitrary<Damage> = fc.oneof(
   fc.record({ kind: fc.constant('truncate' as const), at: fc.nat() }),
@@ -95,6 +99,8 @@ const damageArb: fc.Arbitrary<Damage> = fc.oneof(
   fc.record({ kind: fc.constant('swap' as const), a: fc.nat(), b: fc.nat() }),
   fc.record({ kind: fc.constant('flip' as const), at: fc.nat(), byte: fc.integer({ min: 0, max: 255 }) }),
   fc.record({ kind: fc.constant('version' as const), version: fc.oneof(fc.integer({ min: -1, max: 4 }), fc.constant('2'), fc.constant(null)) }),
+  fc.record({ kind: fc.constant('spoil' as const), line: fc.nat() }),
+  fc.record({ kind: fc.constant('shorten' as const), line: fc.nat(), keep: fc.nat() }),
 );
 
 function damage(lines: string[], damages: readonly Damage[]): Buffer {
@@ -127,6 +133,14 @@ function damage(lines: string[], damages: readonly Damage[]): Buffer {
       case 'flip':
         flips.push(d);
         break;
+      case 'spoil':
+        out[at(d.line)] = out[at(d.line)]!.replace(/"role":"\w+"/, '"role":"robot"').replace(/"summary":"/, '"summary":5,"x":"');
+        break;
+      case 'shorten': {
+        const line = out[at(d.line)]!;
+        out[at(d.line)] = line.slice(0, d.keep % (line.length + 1));
+        break;
+      }
       default: {
         const unknownDamage: never = d;
         throw new Error(`unknown damage ${JSON.stringify(unknownDamage)}`);
