@@ -50,7 +50,7 @@ export function parseJournal(text: string, source = 'journal'): ParsedJournal {
     const refused = isLine(value, 'header') ? versionRefusal(value) : undefined;
     if (refused) throw new JournalError(`${where}: ${refused}`);
     if (isLine(value, 'header')) finished = new Map();
-    if (isLine(value, 'tool.finished')) finished.set(`${String(value.batchId)} ${String(value.toolCallId)}`, value.outcome);
+    if (isLine(value, 'tool.finished')) finished.set(resultKey(value.batchId, value.toolCallId), value.outcome);
     if (isLine(value, 'input')) value = withRecordedResults(value, finished, where);
     const parsed = JournalLine.safeParse(value);
     if (!parsed.success) throw new JournalError(`${where}: not a journal line:\n${z.prettifyError(parsed.error)}`);
@@ -74,11 +74,22 @@ function withRecordedResults(line: Record<string, unknown>, finished: ReadonlyMa
   const results = input.results.map((result: unknown) => {
     const recorded = RecordedResult.safeParse(result);
     if (!recorded.success) return result;
-    const outcome = finished.get(`${String(input.id)} ${recorded.data.toolCallId}`);
+    const outcome = finished.get(resultKey(input.id, recorded.data.toolCallId));
     if (outcome === undefined) throw new JournalError(`${where}: the result of call "${recorded.data.toolCallId}" refers to a tool.finished line the segment does not have`);
     return outcome;
   });
   return { ...line, input: { ...input, results } };
+}
+
+/**
+ * The key pairing a `tool.finished` line with the result a `tools.done` input names as recorded.
+ * The ids are read before the line's schema is checked, so either may be any JSON value: `String`
+ * of an object such as `{"toString": 1}` throws a bare TypeError, so a value that is no string
+ * keys as its JSON text (the schema then refuses the line, naming it).
+ */
+function resultKey(batchId: unknown, toolCallId: unknown): string {
+  const text = (id: unknown) => (typeof id === 'string' ? id : JSON.stringify(id) ?? 'undefined');
+  return `${text(batchId)} ${text(toolCallId)}`;
 }
 
 function isLine<T extends string>(value: unknown, type: T): value is Record<string, unknown> & { type: T } {

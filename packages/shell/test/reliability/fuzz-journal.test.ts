@@ -229,6 +229,28 @@ describe('what fuzzing journals found', () => {
     expect(session.size).toBe(valid.entries.length);
   });
 
+  it('an id that is an object JSON cannot turn into a string ({"toString": 1}) is a JournalError naming the line, not a TypeError', () => {
+    // Where parseJournal pairs a `tool.finished` line with the `tools.done` input that names its
+    // result as recorded: the batch id and the call id of the one, the input's id of the other.
+    const odd = { toString: 1 };
+    const spoil = (type: string, set: (line: Record<string, any>) => void) => {
+      const ls = lines(valid.text);
+      const at = ls.findIndex((l) => JSON.parse(l).type === type || JSON.parse(l).input?.type === type);
+      const line = JSON.parse(ls[at]!) as Record<string, any>;
+      set(line);
+      ls[at] = JSON.stringify(line);
+      return { text: unlines(ls), line: at + 1 };
+    };
+    for (const { text, line } of [
+      spoil('tool.finished', (l) => (l.batchId = odd)),
+      spoil('tool.finished', (l) => (l.toolCallId = odd)),
+      spoil('tools.done', (l) => (l.input.id = odd)),
+    ]) {
+      expect(() => parseJournal(text, FILE)).toThrow(JournalError);
+      expect(() => parseJournal(text, FILE)).toThrow(new RegExp(`^${FILE}:${line}: `));
+    }
+  });
+
   it('a journal whose first line is not a header names that line', () => {
     const [, ...rest] = lines(valid.text);
     expect(() => parseJournal(unlines(['', ...rest]), FILE)).toThrow(new RegExp(`${FILE}:2: a journal starts with a header line; its first line is a "input" line`));
