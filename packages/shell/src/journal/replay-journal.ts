@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { AgentOptionsError } from '../errors/agent-options-error.js';
 import { JournalError } from '../errors/journal-error.js';
 import { effectDigest, effectsHash } from '@tiller/core';
-import { type JournalHeader, type JournalLine, journalSegments, versionRefusal } from './journal-format.js';
+import { type JournalHeader, type JournalInput, type JournalLine, journalSegments, versionRefusal } from './journal-format.js';
 
 /** Where a replay first differs from what the journal recorded. */
 export interface JournalDivergence {
@@ -78,19 +78,35 @@ export function replayJournal(journal: readonly JournalLine[], options: ReplayJo
     const isLast = index === segments.length - 1;
     let snapshot = start({ maxIterations: header.maxIterations, entries: [...baseOf(header, options, isLast)] });
     const effects: Effect[] = [];
+    const segment = all.indexOf(segments[index]!);
     for (const line of lines) {
       if (line.type !== 'input') continue;
-      const result = step(snapshot, line.input);
+      const { result, hash } = replayInput(snapshot, line, `the journal's segment ${segment + 1} (of ${header.createdAt})`);
       snapshot = result.snapshot;
       if (isLast) effects.push(...result.effects);
       inputs += 1;
-      if (!divergence && effectsHash(result.effects) !== line.hash) {
-        divergence = { segment: all.indexOf(segments[index]!), seq: line.seq, inputType: line.input.type, expected: line.effects, actual: result.effects.map(effectDigest) };
+      if (!divergence && hash !== line.hash) {
+        divergence = { segment, seq: line.seq, inputType: line.input.type, expected: line.effects, actual: result.effects.map(effectDigest) };
       }
     }
     last = { snapshot, effects };
   }
   return { header: segments.at(-1)!.header, snapshot: last!.snapshot, effects: last!.effects, inputs, segments: segments.length, divergence };
+}
+
+/**
+ * One recorded input through `step`, and the hash of its effects. JSON.parse reads values nested
+ * far deeper than JSON.stringify (the hash, and every writer) can go: such a line was never
+ * written by Tiller, and its stack overflow is told as a `JournalError` naming the input.
+ */
+function replayInput(snapshot: TurnSnapshot, line: JournalInput, where: string): { result: ReturnType<typeof step>; hash: string } {
+  try {
+    const result = step(snapshot, line.input);
+    return { result, hash: effectsHash(result.effects) };
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    throw new JournalError(`${where}: input ${line.seq} (${line.input.type}) cannot be replayed: it nests too deep (${error.message})`, { cause: error });
+  }
 }
 
 function baseOf(header: JournalHeader, options: ReplayJournalOptions, isLast: boolean): readonly Entry[] {

@@ -251,6 +251,24 @@ describe('what fuzzing journals found', () => {
     }
   });
 
+  it('a tool call whose args nest deeper than JSON.stringify can go is a JournalError naming the input, not a stack overflow', async () => {
+    // JSON.parse reads 20,000 levels; JSON.stringify, which the replay's hash and every writer use,
+    // overflows the stack thousands of levels sooner: no Tiller writer made this line.
+    const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+    const text = valid.text.replace(/"args":\{"text":"one"\}/, `"args":{"text":${deep}}`);
+    expect(text).not.toBe(valid.text);
+    const session = () => createSessionLog(new MemoryStore(structuredClone(valid.entries)));
+    const { lines: parsed } = parseJournal(text, FILE);
+    const refused = /segment 1 \(of .*\): input 2 \(llm\.done\) cannot be replayed: it nests too deep \(Maximum call stack size exceeded\)/;
+    expect(() => replayJournal(parsed, { session: session() })).toThrow(JournalError);
+    expect(() => replayJournal(parsed, { session: session() })).toThrow(refused);
+    const path = join(dir, 'deep.journal.jsonl');
+    await writeFile(path, text.replace(/"args":\{"text":"asked"\}/, `"args":{"text":${deep}}`));
+    const resumed = resumeAgent({ model: scriptedModel([]), session: session(), journal: fileJournal(path) });
+    await expect(resumed).rejects.toThrow(JournalError);
+    await expect(resumed).rejects.toThrow(new RegExp(`resumeAgent: ${path}: the journal's segment 2 \\(of .*\\): input 2 \\(llm\\.done\\) cannot be replayed`));
+  });
+
   it('a journal whose first line is not a header names that line', () => {
     const [, ...rest] = lines(valid.text);
     expect(() => parseJournal(unlines(['', ...rest]), FILE)).toThrow(new RegExp(`${FILE}:2: a journal starts with a header line; its first line is a "input" line`));
