@@ -176,3 +176,19 @@ describe('readJournal: a batch with a refused call', () => {
     expect(done.results).toMatchObject([{ toolCallId: 'u', isError: true }]);
   });
 });
+
+describe('readJournal: a header whose counts are not whole numbers', () => {
+  it('reads the run with the default count, names the line and field, and replays it', () => {
+    for (const odd of [1.5, -1, 1e308, '25', null]) {
+      const [header, ...body] = firstRun();
+      const spoiled = JSON.parse(header!) as Record<string, unknown>;
+      spoiled.maxIterations = odd;
+      const journal = readJournal(`${[JSON.stringify(spoiled), ...body].join('\n')}\n`);
+      expect(journal.segments).toHaveLength(1);
+      expect(journal.segments[0]!.header.maxIterations).toBe(25);
+      expect(journal.problems).toEqual([{ line: 1, message: `journal line 1: "maxIterations" is ${JSON.stringify(odd)}, not a whole number of iterations; read as 25` }]);
+      // Before, the core refused the count when the run was replayed: a TurnConfigError that stopped the page.
+      expect(replaySegment(journal.segments[0]!, segmentBase(journal.segments[0]!, undefined, [])).steps).toHaveLength(journal.segments[0]!.inputs.length);
+    }
+  });
+});

@@ -153,7 +153,7 @@ export function appendJournalLine(journal: ParsedJournal, text: string, options:
       journal.runs.push({ kind: 'unreadable', number, line, lines: 1, reason: refused });
       return problem(`run ${number} cannot be read: ${refused}. Its lines are skipped.`);
     }
-    const segment: JournalSegment = { index: journal.segments.length, number, header: headerOf(value), inputs: [], tools: new Map() };
+    const segment: JournalSegment = { index: journal.segments.length, number, header: headerOf(value, problem), inputs: [], tools: new Map() };
     journal.segments.push(segment);
     journal.runs.push({ kind: 'readable', segment });
     return segment;
@@ -228,13 +228,13 @@ function putBackRecordedResults(input: RecordedInput['input'], segment: JournalS
   return missing;
 }
 
-function headerOf(value: Record<string, unknown>): SegmentHeader {
+function headerOf(value: Record<string, unknown>, problem: (message: string) => void): SegmentHeader {
   const number = (v: unknown) => (typeof v === 'number' ? v : undefined);
   // Version 3: `model: {id, contextWindow}`; earlier drafts named them at the top level.
   const model = typeof value.model === 'object' && value.model !== null ? (value.model as { id?: unknown; contextWindow?: unknown }) : undefined;
   return {
     version: value.version as number,
-    maxIterations: number(value.maxIterations) ?? 25,
+    maxIterations: maxIterationsOf(value, problem),
     baseLeafId: typeof value.baseLeafId === 'string' ? value.baseLeafId : null,
     baseSize: number(value.baseSize) ?? 0,
     createdAt: typeof value.createdAt === 'string' ? value.createdAt : '',
@@ -242,6 +242,22 @@ function headerOf(value: Record<string, unknown>): SegmentHeader {
     contextWindow: number(model?.contextWindow) ?? number(value.contextWindow),
     reserveTokens: number(value.reserveTokens),
   };
+}
+
+/** The shell's default, for a header without the field (and one whose count is no count). */
+const DEFAULT_MAX_ITERATIONS = 25;
+
+/**
+ * The header's `maxIterations`. The replay hands it to the core's `start`, which refuses a count
+ * that is not a whole number (1.5, -1, 1e308) with a TurnConfigError that stopped the page: such a
+ * count is read as the default, and the line named.
+ */
+function maxIterationsOf(value: Record<string, unknown>, problem: (message: string) => void): number {
+  const count = value.maxIterations;
+  if (count === undefined) return DEFAULT_MAX_ITERATIONS;
+  if (typeof count === 'number' && Number.isSafeInteger(count) && count >= 0) return count;
+  problem(`"maxIterations" is ${JSON.stringify(count)}, not a whole number of iterations; read as ${DEFAULT_MAX_ITERATIONS}`);
+  return DEFAULT_MAX_ITERATIONS;
 }
 
 /**
