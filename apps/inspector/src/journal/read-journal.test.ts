@@ -192,3 +192,24 @@ describe('readJournal: a header whose counts are not whole numbers', () => {
     }
   });
 });
+
+describe('readSession: entries whose parents make a loop', () => {
+  it('reads an entry whose parent is not on an earlier line as a root, names the line, and the replay base walk ends', () => {
+    const entry = (id: string, parentId: string | null) => JSON.stringify({ kind: 'message', id, parentId, at: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: id } });
+    const text = `${[JSON.stringify({ type: 'tiller.session', version: 2, id: 's' }), entry('a', 'b'), entry('b', 'a'), entry('c', 'c')].join('\n')}\n`;
+    const session = readSession(text);
+    expect(session.entries.map((e) => [e.id, e.parentId])).toEqual([['a', null], ['b', 'a'], ['c', null]]);
+    expect(session.problems).toEqual([
+      { line: 2, message: 'session line 2: its parent "b" is no entry of an earlier line; read as a root' },
+      { line: 4, message: 'session line 4: its parent "c" is no entry of an earlier line; read as a root' },
+    ]);
+    // Before, the walk from "b" to the root went a, b, a, … until the page ran out of memory.
+    const header = JSON.stringify({ type: 'header', format: 'tiller.journal', version: 4, model: { id: 'm', contextWindow: null }, maxIterations: 25, baseLeafId: 'b', baseSize: 2, createdAt: 'x' });
+    const [segment] = readJournal(`${header}\n`).segments;
+    expect(segmentBase(segment!, session, []).map((e) => e.id)).toEqual(['a', 'b']);
+    // An id on a second line can still close the loop (the later "a" names "b"): the walk stops, the base is missing.
+    const repeated = readSession(`${text}${entry('a', 'b')}\n`);
+    expect(repeated.byId.get('a')?.parentId).toBe('b');
+    expect(segmentBase(segment!, repeated, [])).toEqual([]);
+  });
+});

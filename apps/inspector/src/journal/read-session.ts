@@ -60,7 +60,7 @@ export function readSession(text: string): ParsedSession {
       problems.push({ line: i + 1, message: `session line ${i + 1}: an entry needs an "id" and a "kind"; skipped` });
       continue;
     }
-    const entry = value as unknown as Entry;
+    const entry = withEarlierParent(value, session.byId, (message) => problems.push({ line: i + 1, message: `session line ${i + 1}: ${message}` }));
     session.entries.push(entry);
     session.byId.set(entry.id, entry);
     if (entry.kind === 'custom' && entry.customType === LABEL_TYPE) {
@@ -73,4 +73,16 @@ export function readSession(text: string): ParsedSession {
     }
   }
   return session;
+}
+
+/**
+ * The entry, read as a root when the parent it names is not on an earlier line: a writer appends
+ * a parent before its children, so such a parent is a loop (`a` names `b`, `b` names `a`, or an
+ * entry itself), along which a walk to the root would never end. @tiller/session reads it so too.
+ */
+function withEarlierParent(value: Record<string, unknown>, earlier: ReadonlyMap<string, Entry>, problem: (message: string) => void): Entry {
+  const { parentId } = value;
+  if (typeof parentId !== 'string' || earlier.has(parentId)) return value as unknown as Entry;
+  problem(`its parent ${JSON.stringify(parentId)} is no entry of an earlier line; read as a root`);
+  return { ...value, parentId: null } as unknown as Entry;
 }

@@ -15,9 +15,13 @@ export function segmentBase(segment: JournalSegment, session: ParsedSession | un
     for (const entry of (replay.steps.at(-1)?.snapshot ?? replay.initial).context.entries) if (!byId.has(entry.id)) byId.set(entry.id, entry);
   }
   const path: Entry[] = [];
+  // An id on two lines of a session file can still close a loop (the later line names a child as
+  // its parent): a walk that meets an entry again stops, as one that meets an unknown id.
+  const seen = new Set<string>();
   for (let id = segment.header.baseLeafId; id !== null; ) {
     const entry = byId.get(id);
-    if (!entry) return [];
+    if (!entry || seen.has(id)) return [];
+    seen.add(id);
     path.push(entry);
     id = entry.parentId;
   }
