@@ -213,3 +213,29 @@ describe('readSession: entries whose parents make a loop', () => {
     expect(segmentBase(segment!, repeated, [])).toEqual([]);
   });
 });
+
+describe('readSession: an entry the core cannot hold', () => {
+  it('skips the line with a problem naming the line and field; the rest loads and a run over it replays', () => {
+    const at = '2026-01-01T00:00:00.000Z';
+    const text = `${[
+      JSON.stringify({ type: 'tiller.session', version: 2, id: 's' }),
+      JSON.stringify({ kind: 'message', id: 'a', parentId: null, at, message: { role: 'user', content: 'hi' } }),
+      JSON.stringify({ kind: 'message', id: 'b', parentId: 'a', at, message: { role: 'assistant', content: [null] } }),
+      JSON.stringify({ kind: 'custom_message', id: 'c', parentId: 'a', at, content: null }),
+      JSON.stringify({ kind: 'message', id: 'd', parentId: 'a', at, message: null }),
+    ].join('\n')}\n`;
+    const session = readSession(text);
+    expect(session.entries.map((e) => e.id)).toEqual(['a']);
+    expect(session.problems.map((p) => p.line)).toEqual([3, 4, 5]);
+    expect(session.problems[0]!.message).toMatch(/^session line 3, field message\.content\[0\]: .+; skipped$/);
+    expect(session.problems[1]!.message).toMatch(/^session line 4, field kind: .+; skipped$/);
+    expect(session.problems[2]!.message).toMatch(/^session line 5, field message: .+; skipped$/);
+    // Before, the entries went to the core as they were: its step threw a TypeError (content [null]) or a TurnConfigError (kind custom_message).
+    for (const leaf of ['a', 'b', 'c']) {
+      const header = JSON.stringify({ type: 'header', format: 'tiller.journal', version: 4, model: { id: 'm', contextWindow: null }, maxIterations: 25, baseLeafId: leaf, baseSize: 2, createdAt: 'x' });
+      const turn = JSON.stringify({ type: 'input', seq: 0, input: { type: 'turn.start', turnId: 't', at, message: { role: 'user', content: 'go' } }, effects: [] });
+      const [segment] = readJournal(`${header}\n${turn}\n`).segments;
+      expect(replaySegment(segment!, segmentBase(segment!, session, [])).steps).toHaveLength(1);
+    }
+  });
+});

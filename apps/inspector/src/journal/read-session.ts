@@ -3,7 +3,7 @@
  * browser, for the session tree and the base of a journal's replay. Bad lines are reported and
  * skipped; everything else loads.
  */
-import type { Entry } from '@tiller/core';
+import { type Entry, entryShapeProblem } from '@tiller/core';
 import { withoutByteOrderMark } from './byte-order-mark.js';
 import { lastContentLine } from './last-content-line.js';
 import type { JournalProblem } from './read-journal.js';
@@ -56,8 +56,12 @@ export function readSession(text: string): ParsedSession {
     }
     // Version 1 named the kind `type` and the time `timestamp`.
     if (version === 1) value = { ...value, kind: value.type, at: value.timestamp };
-    if (typeof value.id !== 'string' || typeof value.kind !== 'string') {
-      problems.push({ line: i + 1, message: `session line ${i + 1}: an entry needs an "id" and a "kind"; skipped` });
+    // The entries go to the core as a replay's base: one the schema refuses (a message whose
+    // content holds null, a kind the core does not know) made its step throw. The core's own check
+    // reads it, as @tiller/session does, and names the field.
+    const shape = entryShapeProblem(value);
+    if (shape) {
+      problems.push({ line: i + 1, message: `session line ${i + 1}, field ${shape.field}: ${shape.reason}; skipped` });
       continue;
     }
     const entry = withEarlierParent(value, session.byId, (message) => problems.push({ line: i + 1, message: `session line ${i + 1}: ${message}` }));
