@@ -122,6 +122,7 @@ function notify(): void {
   const add = (text: string, kind = 'warn') => notices.append(el('div', { class: `notice ${kind}` }, text));
   for (const problem of [...(loaded?.journal.problems ?? []), ...(loaded?.session?.problems ?? [])].slice(0, 5)) add(problem.message);
   if (replay?.baseProblem) add(replay.baseProblem);
+  if (replay?.stopped) add(replay.stopped, 'bad');
   if (unreadable) {
     verdict.textContent = `run ${unreadable.number} cannot be read: ${unreadable.reason}`;
     verdict.className = 'verdict bad';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordNotebookSession, type RecordedFiles } from '../../scripts/make-journals.js';
 import { readJournal } from '../journal/read-journal.js';
 import { readSession } from '../journal/read-session.js';
-import { inFlight, replaySegment, toolRun } from './replay-segment.js';
+import { extendReplay, inFlight, replaySegment, toolRun } from './replay-segment.js';
 import { segmentBase } from './segment-base.js';
 
 let dir: string;
@@ -106,6 +106,23 @@ describe('replaying a recorded journal in the page', () => {
     const fromEarlier = replaySegment(two!, segmentBase(two!, undefined, [replaySegment(one!, [])]));
     expect(fromEarlier.baseProblem).toBeNull();
     expect(fromEarlier.firstDivergence).toBeNull();
+  });
+
+  it('stops the replay before an input nested deeper than JSON.stringify can go, and says so naming its line', () => {
+    // JSON.parse reads 20,000 levels; the hash of the step's effects (JSON.stringify) overflows the stack.
+    const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+    const lines = journalText.split('\n');
+    const at = lines.findIndex((l) => l.includes('"type":"llm.done"') && l.includes('"toolCall"'));
+    expect(at).toBeGreaterThan(0);
+    lines[at] = lines[at]!.replace(/"args":\{/, `"args":{"deep":${deep},`);
+    const journal = readJournal(lines.join('\n'));
+    const segment = journal.segments[0]!;
+    const index = segment.inputs.findIndex((i) => i.line === at + 1);
+    const replay = replaySegment(segment, []);
+    expect(replay.steps).toHaveLength(index);
+    expect(replay.stopped).toMatch(new RegExp(`^journal line ${at + 1}: input ${segment.inputs[index]!.seq} \\(llm\\.done\\) cannot be replayed: it nests too deep \\(Maximum call stack size exceeded\\); the replay stops before it$`));
+    expect(extendReplay(replay)).toBe(0);
+    expect(replaySegment(readJournal(journalText).segments[0]!, []).stopped).toBeNull();
   });
 
   it('loads what a torn journal holds and names the bad line', () => {

@@ -73,6 +73,8 @@ export interface SegmentReplay {
   batches: ToolBatch[];
   /** Index of the first step whose effects differ from the recording. */
   firstDivergence: number | null;
+  /** Why the replay stopped before an input it cannot replay (naming its journal line); null while it goes on. */
+  stopped: string | null;
   initial: TurnSnapshot;
 }
 
@@ -89,7 +91,7 @@ export function startReplay(segment: JournalSegment, base: readonly Entry[]): Se
       : `the segment started from entry ${JSON.stringify(header.baseLeafId)} (a path of ${header.baseSize} entries), ` +
         `but the base here ends at ${JSON.stringify(last)} (${base.length} entries): open the session file beside the journal to replay it exactly`;
   const initial = start({ maxIterations: header.maxIterations, entries: [...base] });
-  return { segment, baseProblem, steps: [], calls: [], compactions: [], batches: [], firstDivergence: null, initial };
+  return { segment, baseProblem, steps: [], calls: [], compactions: [], batches: [], firstDivergence: null, stopped: null, initial };
 }
 
 /** Replays the inputs not replayed yet; returns how many steps were added. */
@@ -98,15 +100,18 @@ export function extendReplay(replay: SegmentReplay): number {
   const from = steps.length;
   let snapshot = steps.at(-1)?.snapshot ?? replay.initial;
   const open = new Map(replay.calls.filter((c) => c.answer === null).map((c) => [c.id, c]));
-  for (let index = from; index < segment.inputs.length; index++) {
+  for (let index = from; index < segment.inputs.length && replay.stopped === null; index++) {
     const recorded = segment.inputs[index]!;
     const before = statePath(snapshot.value);
-    const result = step(snapshot, recorded.input);
+    const replayed = replayInput(snapshot, recorded);
+    if (typeof replayed === 'string') {
+      replay.stopped = replayed;
+      break;
+    }
+    const { result, hash } = replayed;
     const digests = result.effects.map(effectDigest);
     const diverged =
-      digests.length !== recorded.effects.length ||
-      digests.some((d, i) => d !== recorded.effects[i]) ||
-      (recorded.hash !== undefined && effectsHash(result.effects) !== recorded.hash);
+      digests.length !== recorded.effects.length || digests.some((d, i) => d !== recorded.effects[i]) || (recorded.hash !== undefined && hash !== recorded.hash);
     const after = statePath(result.snapshot.value);
     const appended = result.effects.flatMap((e) => (e.type === 'persist' ? e.entries.map((entry) => entry.id) : []));
     const done: ReplayedStep = {
@@ -128,6 +133,22 @@ export function extendReplay(replay: SegmentReplay): number {
     snapshot = result.snapshot;
   }
   return steps.length - from;
+}
+
+/**
+ * One recorded input through `step`, and the hash of its effects; or why it cannot be replayed.
+ * JSON.parse reads values nested far deeper than JSON.stringify (the hash) can go: no Tiller
+ * writer made such a line, and its stack overflow stops the replay there, said in words, instead
+ * of breaking the page.
+ */
+function replayInput(snapshot: TurnSnapshot, recorded: RecordedInput): { result: ReturnType<typeof step>; hash: string } | string {
+  try {
+    const result = step(snapshot, recorded.input);
+    return { result, hash: effectsHash(result.effects) };
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return `journal line ${recorded.line}: input ${recorded.seq} (${recorded.input.type}) cannot be replayed: it nests too deep (${error.message}); the replay stops before it`;
+  }
 }
 
 /** Replays a whole segment. */
