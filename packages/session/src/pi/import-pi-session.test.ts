@@ -174,6 +174,23 @@ describe('importPiSession: bad input', () => {
     expect((error as PiImportError).location).toEqual({ file: 'pi session', line: 2, field: 'message.content[0].type' });
   });
 
+  it('reads a part or entry type that names a property every object has (constructor, __proto__) as any unknown type, not a TypeError', () => {
+    const at = { id: 'a', parentId: null, timestamp: '2026-01-01T00:00:01.000Z' };
+    for (const type of ['constructor', '__proto__', 'toString']) {
+      // An unknown part type: the entry's check names it, as it names `video`.
+      for (const message of [
+        { role: 'assistant', content: [{ type, text: 'x' }] },
+        { role: 'custom', customType: 'note', content: [{ type }], display: true },
+      ]) {
+        const line = JSON.stringify({ type: 'message', ...at, message });
+        expect(() => importPiSession([header, line].join('\n'))).toThrow(expect.objectContaining({ name: 'PiImportError', location: { file: 'pi session', line: 2, field: 'message.content[0].type' } }));
+      }
+      // An unknown entry type: kept whole, as pi's other entry types are.
+      const [entry] = importPiSession([header, JSON.stringify({ type, ...at, note: 1 })].join('\n')).entries;
+      expect(entry).toMatchObject({ kind: 'custom', customType: CustomTypes.piEntry, data: { type, note: 1 } });
+    }
+  });
+
   it('skips a line that is not JSON with a warning, as pi does', () => {
     const text = [header, user('a', null), '{"type":"mess', user('b', 'a')].join('\n');
     const imported = importPiSession(text);

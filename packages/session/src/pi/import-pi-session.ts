@@ -7,6 +7,7 @@ import { PiImportError, SessionOptionsError } from '../errors.js';
 import { readWarning, type ReadWarning } from '../read-warning.js';
 import {
   isRecord,
+  ownValue,
   PI_FORMAT_VERSION,
   PI_META_KEY,
   rest,
@@ -194,7 +195,7 @@ function toTillerEntry(raw: PiFileEntry, base: Base, version: number, idAtIndex:
       return entry;
     }
     default: {
-      const customType = CUSTOM_TYPE_OF[raw.type];
+      const customType = ownValue(CUSTOM_TYPE_OF, raw.type);
       if (customType) return { ...base, kind: 'custom', customType, data: rest(raw, BASE_KEYS) ?? {} };
       return { ...base, kind: 'custom', customType: CustomTypes.piEntry, data: rest(raw, ['id', 'parentId', 'timestamp']) };
     }

@@ -6,7 +6,7 @@ import {
   type Message,
   type UserContentPart,
 } from '@tiller/core';
-import { isRecord, rest, type PiRecord, type PiStash } from './pi-format.js';
+import { isRecord, ownValue, rest, type PiRecord, type PiStash } from './pi-format.js';
 
 /**
  * A pi message as Tiller holds it: `user`, `assistant` and `toolResult` become Tiller messages
@@ -78,7 +78,7 @@ function importParts(content: unknown, stash: PiStash): unknown[] {
       extras.push(null);
       return part;
     }
-    const extra = rest(part, PART_KEYS[part.type as string] ?? ['type']);
+    const extra = rest(part, ownValue(PART_KEYS, part.type) ?? ['type']);
     extras.push(extra ?? null);
     if (extra) anyExtra = true;
     switch (part.type) {
