@@ -191,6 +191,27 @@ describe('importPiSession: bad input', () => {
     }
   });
 
+  it('imports a shell command or summary whose text fields are JSON objects (no string can be made of {"toString": 1}) with their JSON as the text', () => {
+    const at = { id: 'a', parentId: null, timestamp: '2026-01-01T00:00:01.000Z' };
+    const odd = { toString: 1 };
+    const text = (message: object) => {
+      const [entry] = importPiSession([header, JSON.stringify({ type: 'message', ...at, message })].join('\n')).entries;
+      return (entry!.kind === 'custom' && entry!.message?.content[0]?.type === 'text' && entry!.message.content[0].text) || '';
+    };
+    expect(text({ role: 'bashExecution', command: odd, output: odd, exitCode: 0, truncated: true, fullOutputPath: odd })).toBe(
+      'Ran `{"toString":1}`\n```\n{"toString":1}\n```\n\n[Output truncated. Full output: {"toString":1}]',
+    );
+    expect(text({ role: 'compactionSummary', summary: odd })).toContain('{"toString":1}');
+    expect(text({ role: 'branchSummary', summary: odd })).toContain('{"toString":1}');
+    // A string is the text as it was.
+    expect(text({ role: 'bashExecution', command: 'ls', output: 'a.txt', exitCode: 0 })).toBe('Ran `ls`\n```\na.txt\n```');
+    // The same value as a header's version, or a format 1 compaction's index of its first kept entry.
+    const v1 = JSON.stringify({ type: 'session', id: 's1', timestamp: 't' });
+    expect(() => importPiSession(JSON.stringify({ type: 'session', id: 's1', timestamp: 't', version: odd }))).toThrow(/:1, field version: pi session format \{"toString":1\} is not one/);
+    const compaction = JSON.stringify({ type: 'compaction', timestamp: 't', summary: 's', firstKeptEntryIndex: odd, tokensBefore: 1 });
+    expect(importPiSession([v1, compaction].join('\n')).entries[0]).toMatchObject({ kind: 'compaction', firstKeptEntryId: 'missing-{"toString":1}' });
+  });
+
   it('skips a line that is not JSON with a warning, as pi does', () => {
     const text = [header, user('a', null), '{"type":"mess', user('b', 'a')].join('\n');
     const imported = importPiSession(text);

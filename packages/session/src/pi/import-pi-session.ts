@@ -89,7 +89,7 @@ export function importPiSession(text: string, options: ImportPiOptions = {}): Pi
   if (typeof version !== 'number' || version < 1 || version > PI_FORMAT_VERSION) {
     throw new PiImportError(
       { file, line: first.line, field: 'version' },
-      `pi session format ${String(version)} is not one this importer reads (1 to ${PI_FORMAT_VERSION})`,
+      `pi session format ${JSON.stringify(version)} is not one this importer reads (1 to ${PI_FORMAT_VERSION})`,
     );
   }
 
@@ -210,7 +210,7 @@ function toTillerEntry(raw: PiFileEntry, base: Base, version: number, idAtIndex:
 function firstKeptOfV1(raw: PiFileEntry, idAtIndex: readonly (string | undefined)[]): string {
   const index = raw.firstKeptEntryIndex;
   if (typeof raw.firstKeptEntryId === 'string') return raw.firstKeptEntryId;
-  return (typeof index === 'number' ? idAtIndex[index] : undefined) ?? `missing-${String(index)}`;
+  return (typeof index === 'number' ? idAtIndex[index] : undefined) ?? `missing-${JSON.stringify(index) ?? 'undefined'}`;
 }
 
 /**

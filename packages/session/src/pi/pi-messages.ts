@@ -125,15 +125,24 @@ function importUsage(usage: unknown, stash: PiStash): Usage | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
+/**
+ * A field pi holds as text, as text: an object or a list as its JSON. `String` of an object such
+ * as `{"toString": 1}`, which a file can hold, throws a bare TypeError (and of any other object
+ * says `[object Object]`, which tells the model nothing).
+ */
+function piText(value: unknown): string {
+  return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+}
+
 /** The text pi sends the model for a shell command the user ran with `!`. */
 export function bashExecutionText(m: PiRecord): string {
-  const lines = [`Ran \`${String(m.command)}\``];
-  lines.push(m.output ? `\`\`\`\n${String(m.output)}\n\`\`\`` : '(no output)');
+  const lines = [`Ran \`${piText(m.command)}\``];
+  lines.push(m.output ? `\`\`\`\n${piText(m.output)}\n\`\`\`` : '(no output)');
   let text = lines.join('\n');
   const exitCode = m.exitCode;
   if (m.cancelled) text += '\n\n(command cancelled)';
   else if (typeof exitCode === 'number' && exitCode !== 0) text += `\n\nCommand exited with code ${exitCode}`;
-  if (m.truncated && m.fullOutputPath) text += `\n\n[Output truncated. Full output: ${String(m.fullOutputPath)}]`;
+  if (m.truncated && m.fullOutputPath) text += `\n\n[Output truncated. Full output: ${piText(m.fullOutputPath)}]`;
   return text;
 }
 
@@ -146,9 +155,9 @@ function foreignModelMessage(m: PiRecord): Message | undefined {
     case 'hookMessage':
       return { role: 'user', content: userContent(m.content) };
     case 'branchSummary':
-      return branchSummaryMessage(String(m.summary ?? ''));
+      return branchSummaryMessage(piText(m.summary ?? ''));
     case 'compactionSummary':
-      return compactionSummaryMessage(String(m.summary ?? ''));
+      return compactionSummaryMessage(piText(m.summary ?? ''));
     default:
       return undefined;
   }
