@@ -217,6 +217,20 @@ describe('JsonlStore: damaged files', () => {
     ]);
   });
 
+  it('skips a line whose part type is an object ({"toString": 1}) or names a property every object has (constructor), naming the field, not a TypeError', async () => {
+    const text = await writeSession(chain(2));
+    const lines = text.trimEnd().split('\n');
+    const types: unknown[] = [{ toString: 1 }, 'constructor', '__proto__', 'toString'];
+    types.forEach((type, i) =>
+      lines.push(JSON.stringify({ kind: 'message', id: `odd${i}`, parentId: 'e1', at: '2026-01-01T00:00:00.000Z', message: { role: 'assistant', content: [{ type, text: 'x' }] } })),
+    );
+    lines.push(JSON.stringify({ kind: 'message', id: 'e2', parentId: 'e1', at: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: 'after' } }));
+    await writeFile(file, `${lines.join('\n')}\n`);
+    const store = await JsonlStore.open(file, { readOnly: true });
+    expect(store.entries.map((e) => e.id)).toEqual(['e0', 'e1', 'e2']);
+    expect(store.warnings.map((w) => [w.kind, w.line, w.field])).toEqual(types.map((_, i) => ['corrupt_line', 4 + i, 'message.content[0].type']));
+  });
+
   it('skips a message whose content parts lack what every reader relies on, naming the part and field', async () => {
     const text = await writeSession(chain(2));
     const bad: Array<[string, string]> = [
