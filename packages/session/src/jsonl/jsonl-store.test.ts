@@ -403,6 +403,14 @@ describe('JsonlStore: damaged files', () => {
     await writeFile(file, '{"type":"tiller.session","version":99,"id":"s"}\n');
     await expect(JsonlStore.open(file, { readOnly: true })).rejects.toThrow(/format version 99 is newer/);
   });
+
+  it('refuses a header whose createdAt is no string (an object no string can be made of), naming the field, not a TypeError in a reader that shows it', async () => {
+    for (const createdAt of [{ toString: 1 }, 5, null]) {
+      await writeFile(file, `${JSON.stringify({ type: 'tiller.session', version: SESSION_FORMAT_VERSION, id: 's', createdAt })}\n`);
+      await expect(JsonlStore.open(file, { readOnly: true })).rejects.toThrow(SessionFileError);
+      await expect(JsonlStore.open(file, { readOnly: true })).rejects.toThrow(`${file}:1, field createdAt: expected the time the session was created, as a string`);
+    }
+  });
 });
 
 describe('JsonlStore: a path under a file', () => {

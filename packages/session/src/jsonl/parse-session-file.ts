@@ -240,5 +240,10 @@ export function parseHeader(line: string, file: string, onlyLine: boolean): Sess
     );
   }
   if (typeof header.id !== 'string' || !header.id) throw new SessionFileError(at('id'), 'expected a non-empty session id');
+  // Every reader that shows the header puts it in text: an object there (`{"toString": 1}`) threw a
+  // bare TypeError in `tiller show`. A header without it (files of early drafts) still reads.
+  if (header.createdAt !== undefined && typeof header.createdAt !== 'string') {
+    throw new SessionFileError(at('createdAt'), 'expected the time the session was created, as a string');
+  }
   return header as SessionFileHeader;
 }
