@@ -143,6 +143,15 @@ describe('importPiSession: bad input', () => {
     expect(() => importPiSession(user('a', null), { source: 'x.jsonl' })).toThrow(/x\.jsonl:1, field type: a pi session starts with/);
   });
 
+  it('refuses a header whose timestamp is no string, naming the field, not a TypeError in a reader that shows it', () => {
+    for (const timestamp of [{ toString: 1 }, 5]) {
+      const odd = JSON.stringify({ type: 'session', version: 3, id: 's1', timestamp, cwd: '/' });
+      expect(() => importPiSession([odd, user('a', null)].join('\n'), { source: 'x.jsonl' })).toThrow(
+        expect.objectContaining({ name: 'PiImportError', location: { file: 'x.jsonl', line: 1, field: 'timestamp' } }),
+      );
+    }
+  });
+
   it('refuses a format it does not know', () => {
     const future = JSON.stringify({ type: 'session', version: 9, id: 's', timestamp: 't' });
     expect(() => importPiSession(future)).toThrow(/field version: pi session format 9/);

@@ -85,6 +85,10 @@ export function importPiSession(text: string, options: ImportPiOptions = {}): Pi
     throw new PiImportError({ file, line: first?.line ?? 1, field: 'type' }, 'a pi session starts with a "session" header line that has an id');
   }
   const header = first.value as PiSessionHeader;
+  // Shown as text (`tiller show`) and written as a Tiller header's createdAt: an object there threw a bare TypeError.
+  if (header.timestamp !== undefined && typeof header.timestamp !== 'string') {
+    throw new PiImportError({ file, line: first.line, field: 'timestamp' }, 'expected the time the session was created, as a string');
+  }
   const version = header.version ?? 1;
   if (typeof version !== 'number' || version < 1 || version > PI_FORMAT_VERSION) {
     throw new PiImportError(
