@@ -21,6 +21,9 @@ beforeAll(async () => {
   await writeFile(join(dir, 'new.journal.jsonl'), `${JSON.stringify({ type: 'header', format: 'tiller.journal', version: 5 })}\n`);
   for (const [name, line] of [['null', 'null'], ['number', '42'], ['list', '[1]']]) await writeFile(join(dir, `${name}.jsonl`), `${line}\n`);
   await writeFile(join(dir, 'bad.journal.jsonl'), `${JSON.stringify({ type: 'header', format: 'tiller.journal', version: 3 })}\n`);
+  // Headers whose time is an object no string can be made of: shown as text, it was a bare TypeError (exit 1).
+  await writeFile(join(dir, 'odd-created.jsonl'), `${JSON.stringify({ type: 'tiller.session', version: 2, id: 's', createdAt: { toString: 1 } })}\n`);
+  await writeFile(join(dir, 'odd-pi-time.jsonl'), `${JSON.stringify({ type: 'session', version: 3, id: 's', timestamp: { toString: 1 }, cwd: '/' })}\n`);
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -68,6 +71,8 @@ describe('bad input gives one line on stderr and a documented exit code', () => 
     { args: ['show', 'DIR/number.jsonl'], code: 3, message: /^tiller show: .*number\.jsonl:1: not a Tiller or pi session/ },
     { args: ['replay', 'DIR/list.jsonl'], code: 3, message: /^tiller replay: .*list\.jsonl:1: not a Tiller journal or session/ },
     { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '--session', 'DIR/null.jsonl', 'hi'], code: 3, message: /^tiller run: .*null\.jsonl:1: not a Tiller or pi session/ },
+    ...['show', 'export'].map((command) => ({ args: [command, 'DIR/odd-created.jsonl'], code: 3, message: new RegExp(`^tiller ${command}: .*odd-created\\.jsonl:1, field createdAt: expected the time the session was created, as a string$`) })),
+    ...['show', 'export', 'import'].map((command) => ({ args: [command, 'DIR/odd-pi-time.jsonl'], code: 3, message: new RegExp(`^tiller ${command}: .*odd-pi-time\\.jsonl:1, field timestamp: expected the time the session was created, as a string$`) })),
     // A path under a file: the file in the way is named, never a raw ENOTDIR.
     { args: ['show', 'DIR/garbage.jsonl/s.jsonl'], code: 3, message: /^tiller show: .*garbage\.jsonl\/s\.jsonl: no such session file \(.*garbage\.jsonl is a file, not a folder\)$/ },
     { args: ['run', '--base-url', 'http://127.0.0.1:9/v1', '--session', 'DIR/garbage.jsonl/s.jsonl', 'hi'], code: 3, message: /^tiller run: .*garbage\.jsonl\/s\.jsonl: cannot create the lock file: .*garbage\.jsonl is a file, not a folder$/ },
