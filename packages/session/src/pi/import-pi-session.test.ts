@@ -205,7 +205,8 @@ describe('importPiSession: bad input', () => {
     const odd = { toString: 1 };
     const text = (message: object) => {
       const [entry] = importPiSession([header, JSON.stringify({ type: 'message', ...at, message })].join('\n')).entries;
-      return (entry!.kind === 'custom' && entry!.message?.content[0]?.type === 'text' && entry!.message.content[0].text) || '';
+      const part = entry!.kind === 'custom' && Array.isArray(entry!.message?.content) ? entry!.message.content[0] : undefined;
+      return typeof part === 'object' && part?.type === 'text' ? part.text : '';
     };
     expect(text({ role: 'bashExecution', command: odd, output: odd, exitCode: 0, truncated: true, fullOutputPath: odd })).toBe(
       'Ran `{"toString":1}`\n```\n{"toString":1}\n```\n\n[Output truncated. Full output: {"toString":1}]',
