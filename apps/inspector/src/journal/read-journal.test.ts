@@ -239,3 +239,13 @@ describe('readSession: an entry the core cannot hold', () => {
     }
   });
 });
+
+describe('readSession: a header whose id is no string', () => {
+  it('reads the session without an id and names line 1, not a TypeError', () => {
+    const entry = JSON.stringify({ kind: 'message', id: 'a', parentId: null, at: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: 'hi' } });
+    const session = readSession(`${JSON.stringify({ type: 'tiller.session', version: 2, id: { toString: 1 } })}\n${entry}\n`);
+    expect(session.id).toBe('');
+    expect(session.entries.map((e) => e.id)).toEqual(['a']);
+    expect(session.problems).toEqual([{ line: 1, message: 'session line 1: the header\'s "id" is {"toString":1}, not a string; read without one' }]);
+  });
+});

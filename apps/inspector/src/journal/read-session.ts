@@ -42,7 +42,7 @@ export function readSession(text: string): ParsedSession {
   }
   if (header.type !== SESSION_HEADER_TYPE) throw new Error(`session line 1: not a session header (expected "type": "${SESSION_HEADER_TYPE}")`);
   const version = typeof header.version === 'number' ? header.version : 0;
-  const session: ParsedSession = { id: String(header.id ?? ''), entries: [], byId: new Map(), labels: new Map(), problems };
+  const session: ParsedSession = { id: headerId(header.id, problems), entries: [], byId: new Map(), labels: new Map(), problems };
   const last = lastContentLine(lines);
   for (let i = 1; i <= last; i++) {
     const text = lines[i]!;
@@ -89,4 +89,15 @@ function withEarlierParent(value: Record<string, unknown>, earlier: ReadonlyMap<
   if (typeof parentId !== 'string' || earlier.has(parentId)) return value as unknown as Entry;
   problem(`its parent ${JSON.stringify(parentId)} is no entry of an earlier line; read as a root`);
   return { ...value, parentId: null } as unknown as Entry;
+}
+
+/**
+ * The session's id, '' when the header has none. `String` of an id that is an object such as
+ * `{"toString": 1}` threw a bare TypeError, and the file could not be opened: it is read without
+ * one, and line 1 named.
+ */
+function headerId(id: unknown, problems: JournalProblem[]): string {
+  if (typeof id === 'string') return id;
+  if (id !== undefined) problems.push({ line: 1, message: `session line 1: the header's "id" is ${JSON.stringify(id)}, not a string; read without one` });
+  return '';
 }
