@@ -89,7 +89,10 @@ type Damage =
   // A line the schema refuses whose id and parent still read (a role no message has).
   | { kind: 'spoil'; line: number }
   // A line cut short in the middle of the file (a write cut off, and later lines written after it).
-  | { kind: 'shorten'; line: number; keep: number };
+  | { kind: 'shorten'; line: number; keep: number }
+  // One value anywhere in a line replaced by one that trips naive readers (an object with a
+  // toString that is no function, a name every object inherits, null, a list, a huge number).
+  | { kind: 'poison'; line: number; at: number; value: number };
 
 const damageArb: fc.Arbitrary<Damage> = fc.oneof(
   fc.record({ kind: fc.constant('truncate' as const), at: fc.nat() }),
@@ -101,7 +104,33 @@ const damageArb: fc.Arbitrary<Damage> = fc.oneof(
   fc.record({ kind: fc.constant('version' as const), version: fc.oneof(fc.integer({ min: -1, max: 4 }), fc.constant('2'), fc.constant(null)) }),
   fc.record({ kind: fc.constant('spoil' as const), line: fc.nat() }),
   fc.record({ kind: fc.constant('shorten' as const), line: fc.nat(), keep: fc.nat() }),
+  fc.record({ kind: fc.constant('poison' as const), line: fc.nat(), at: fc.nat(), value: fc.nat() }),
 );
+
+const POISONS: unknown[] = [{ toString: 1 }, { valueOf: 1, toString: 1 }, 'constructor', '__proto__', 'toString', null, [], [null], 1e308, -1, ''];
+
+/** `line` (JSON) with the value at its `at`-th place (depth first) replaced by `POISONS[value]`; other text is left as it is. */
+function poisoned(line: string, at: number, value: number): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    return line;
+  }
+  const places: { holder: Record<string, unknown>; key: string }[] = [];
+  const visit = (node: unknown) => {
+    if (typeof node !== 'object' || node === null) return;
+    for (const key of Object.keys(node)) {
+      places.push({ holder: node as Record<string, unknown>, key });
+      visit((node as Record<string, unknown>)[key]);
+    }
+  };
+  visit(parsed);
+  if (places.length === 0) return line;
+  const place = places[at % places.length]!;
+  place.holder[place.key] = POISONS[value % POISONS.length];
+  return JSON.stringify(parsed);
+}
 
 function damage(lines: string[], damages: readonly Damage[]): Buffer {
   const out = [...lines];
@@ -135,6 +164,9 @@ function damage(lines: string[], damages: readonly Damage[]): Buffer {
         break;
       case 'spoil':
         out[at(d.line)] = out[at(d.line)]!.replace(/"role":"\w+"/, '"role":"robot"').replace(/"summary":"/, '"summary":5,"x":"');
+        break;
+      case 'poison':
+        out[at(d.line)] = poisoned(out[at(d.line)]!, d.at, d.value);
         break;
       case 'shorten': {
         const line = out[at(d.line)]!;

@@ -103,8 +103,9 @@ const damage: fc.Arbitrary<Damage> = fc.oneof(
   }),
   // Headers of another version or format.
   fc.constantFrom<unknown>(1, 2, 3, 5, '4', null, 4.5).map((version) => (text: string) => text.replace(/"version":4/g, `"version":${JSON.stringify(version)}`)),
-  // A field of a line set to any JSON value (a line that parses, but is not what it was).
-  fc.tuple(fc.nat(), fc.nat(), fc.jsonValue({ maxDepth: 2 })).map(([i, k, value]) => (text: string) => {
+  // A field of a line set to any JSON value (a line that parses, but is not what it was), or to
+  // one that trips naive readers: an object whose toString is no function, a name every object inherits.
+  fc.tuple(fc.nat(), fc.nat(), fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom<unknown>({ toString: 1 }, { valueOf: 1, toString: 1 }, 'constructor', '__proto__', 'toString', 1e308))).map(([i, k, value]) => (text: string) => {
     const ls = lines(text);
     if (ls.length === 0) return text;
     const at = i % ls.length;
