@@ -1,4 +1,5 @@
 import type { Entry } from '@tiller/core';
+import { ownValue } from '../own-value.js';
 import { checkEntryShape } from './check-entry-shape.js';
 
 /** A field the entry did without: where the problem was, why, and the field that was dropped for it. */
@@ -55,20 +56,11 @@ function dropOptionalField(entry: Record<string, unknown>, field: string): strin
   if (!part || !Array.isArray(message.content)) return undefined;
   const [, index, partKey] = part;
   const target = message.content[Number(index)] as Record<string, unknown> | undefined;
-  if (!target || !optionalPartFields(target.type).includes(partKey!) || !Object.hasOwn(target, partKey!)) return undefined;
+  if (!target || !(ownValue(PART_OPTIONAL, target.type) ?? []).includes(partKey!) || !Object.hasOwn(target, partKey!)) return undefined;
   delete target[partKey!];
   return `message.content[${index}].${partKey}`;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
-}
-
-/**
- * The optional fields of a part of `type`, as the line has it: any JSON value. Only the table's
- * own keys count: `String` of `{"toString": 1}` throws, and `constructor` would find the
- * function every object inherits.
- */
-function optionalPartFields(type: unknown): readonly string[] {
-  return typeof type === 'string' && Object.hasOwn(PART_OPTIONAL, type) ? PART_OPTIONAL[type]! : [];
 }

@@ -4,10 +4,10 @@ import { CustomTypes, isReservedCustomType } from '../custom-types.js';
 import { z } from 'zod';
 import { checkOptions } from '../check-options.js';
 import { PiImportError, SessionOptionsError } from '../errors.js';
+import { ownValue } from '../own-value.js';
 import { readWarning, type ReadWarning } from '../read-warning.js';
 import {
   isRecord,
-  ownValue,
   PI_FORMAT_VERSION,
   PI_META_KEY,
   rest,

@@ -6,7 +6,8 @@ import {
   type Message,
   type UserContentPart,
 } from '@tiller/core';
-import { isRecord, ownValue, rest, type PiRecord, type PiStash } from './pi-format.js';
+import { ownValue } from '../own-value.js';
+import { isRecord, rest, type PiRecord, type PiStash } from './pi-format.js';
 
 /**
  * A pi message as Tiller holds it: `user`, `assistant` and `toolResult` become Tiller messages
