@@ -9,6 +9,7 @@ import { abortable } from '../runtime/abortable.js';
 import type { PartialReplySink } from '../runtime/partial-reply.js';
 import { type WorkSignal, workSignal } from '../runtime/work-signal.js';
 import { describeThrown } from '../describe-thrown.js';
+import { replyProblem } from '../model/reply-problem.js';
 
 type Answer = TurnEventOf<'llm.done'> | TurnEventOf<'llm.failed'>;
 
@@ -71,10 +72,8 @@ async function attemptModel(effect: CallLlmEffect, shell: ModelCallContext, sign
         const usage = done.usage ? { usage: done.usage } : {};
         const message = { ...done.message, model: done.message.model ?? model.id, stopReason: done.stopReason, ...usage };
         const answer: Answer = { type: 'llm.done', id: effect.id, at, message, stopReason: done.stopReason, ...usage };
-        // The answer goes into the journal and the session as JSON: one JSON cannot hold (a BigInt
-        // or a cycle in a tool call's arguments or the usage) fails the call here, before anything is written.
-        const unstorable = jsonProblem(answer);
-        if (unstorable) return failed(effect, { kind: 'fatal', message: `the reply of ${model.id} cannot be stored as JSON: ${unstorable}` });
+        const problem = replyProblem(message);
+        if (problem) return failed(effect, { kind: 'fatal', message: `the reply of ${model.id} is not an assistant message Tiller can keep: ${problem}` });
         shell.publish({ type: 'llm.finished', callId: effect.id, stopReason: done.stopReason, usage: done.usage, at });
         return answer;
       }
@@ -165,14 +164,4 @@ async function withinTime<T>(read: Promise<T>, attempt: WorkSignal, timeoutMs: n
 
 function failed(effect: CallLlmEffect, error: LlmFailure): Answer {
   return { type: 'llm.failed', id: effect.id, at: now(), error };
-}
-
-/** Why `value` cannot be written as JSON (what `JSON.stringify` says), or undefined when it can. */
-function jsonProblem(value: unknown): string | undefined {
-  try {
-    JSON.stringify(value);
-    return undefined;
-  } catch (error) {
-    return describeThrown(error);
-  }
 }

@@ -349,6 +349,41 @@ describe('model usage JSON cannot hold', () => {
   });
 });
 
+describe('model replies that are no assistant message', () => {
+  const replying = (message: unknown, usage?: unknown): TillerModel => {
+    let calls = 0;
+    return {
+      id: 'test/odd-reply',
+      async *stream(): AsyncGenerator<ModelStreamPart> {
+        if (calls++ > 0) {
+          yield { type: 'done', message: { role: 'assistant', content: [{ type: 'text', text: 'a plain answer' }], stopReason: 'stop' }, stopReason: 'stop' };
+          return;
+        }
+        yield { type: 'done', message, stopReason: 'stop', ...(usage === undefined ? {} : { usage }) } as never;
+      },
+    };
+  };
+
+  // What a model written by hand gets wrong, where TypeScript's types are not there to say so.
+  it.each([
+    ['a usage without the cache counts', { role: 'assistant', content: [{ type: 'text', text: 'hi' }] }, { input: 1, output: 1, totalTokens: 2 }, 'usage.cacheRead: expected a whole number of tokens'],
+    ['content that is a string', { role: 'assistant', content: 'hi' }, undefined, 'content: expected an array of parts'],
+    ['a tool call without an id', { role: 'assistant', content: [{ type: 'toolCall', name: 'echo', args: {} }] }, undefined, 'content[0].id'],
+    ['a reply in the role of the user', { role: 'user', content: 'hi' }, undefined, 'role: expected "assistant"'],
+  ])('%s fails the turn naming the model and the field; nothing is written and the next prompt completes', async (_, message, usage, field) => {
+    file = await fileSession();
+    const { echo, calls } = recordingTools();
+    const agent = createAgent({ model: replying(message, usage), tools: [echo], session: file.session, journal: memoryJournal() });
+    const outcome = await agent.prompt('go');
+    expect(outcome).toMatchObject({ status: 'failed' });
+    expect(outcome.status === 'failed' && outcome.reason).toContain('the reply of test/odd-reply is not an assistant message Tiller can keep: ');
+    expect(outcome.status === 'failed' && outcome.reason).toContain(field);
+    expect(calls).toEqual([]);
+    expect(await agent.prompt('again')).toMatchObject({ status: 'completed' });
+    expect(await sessionProblems(agent, { file, unansweredPrompts: 1 })).toEqual([]);
+  });
+});
+
 describe('model streams', () => {
   it('one whose return() throws once its reply is read: the reply stands and the turn completes', async () => {
     const model: TillerModel = {
