@@ -10,6 +10,7 @@ import type { PartialReplySink } from '../runtime/partial-reply.js';
 import { type WorkSignal, workSignal } from '../runtime/work-signal.js';
 import { describeThrown } from '../describe-thrown.js';
 import { replyProblem } from '../model/reply-problem.js';
+import { streamParts } from '../model/stream-parts.js';
 
 type Answer = TurnEventOf<'llm.done'> | TurnEventOf<'llm.failed'>;
 
@@ -66,7 +67,7 @@ async function attemptModel(effect: CallLlmEffect, shell: ModelCallContext, sign
     );
     const request = { messages, tools: effect.final ? [] : shell.toolSpecs, system: shell.options.systemPrompt, signal: work.signal };
     try {
-      const done = await streamToEnd(() => model.stream(request), effect, shell, work);
+      const done = await streamToEnd(() => streamParts(model, model.stream(request)), effect, shell, work);
       if (done) {
         const at = now();
         const usage = done.usage ? { usage: done.usage } : {};
@@ -97,11 +98,11 @@ async function attemptModel(effect: CallLlmEffect, shell: ModelCallContext, sign
  * Opens the stream and reads it, publishing its deltas, up to its `done` part (undefined when it
  * ends without one). The attempt's work ends with the reading, whatever ended it.
  */
-async function streamToEnd(open: () => AsyncIterable<ModelStreamPart>, effect: CallLlmEffect, shell: ModelCallContext, attempt: WorkSignal) {
+async function streamToEnd(open: () => AsyncIterator<ModelStreamPart>, effect: CallLlmEffect, shell: ModelCallContext, attempt: WorkSignal) {
   const { firstTokenTimeoutMs, streamIdleTimeoutMs } = shell.options.limits;
   let parts: AsyncIterator<ModelStreamPart> | undefined;
   try {
-    parts = open()[Symbol.asyncIterator]();
+    parts = open();
     for (let first = true; ; first = false) {
       const next = await withinTime(parts.next(), attempt, first ? firstTokenTimeoutMs : streamIdleTimeoutMs, () =>
         first

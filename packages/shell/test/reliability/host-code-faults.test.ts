@@ -384,6 +384,70 @@ describe('model replies that are no assistant message', () => {
   });
 });
 
+describe('model streams that do not speak the stream protocol', () => {
+  const streaming = (stream: () => unknown): TillerModel => {
+    let calls = 0;
+    return {
+      id: 'test/odd-stream',
+      stream: () => {
+        if (calls++ > 0) return scriptedModel([{ text: 'a plain answer' }]).stream({ messages: [], tools: [], signal: new AbortController().signal });
+        return stream() as AsyncIterable<ModelStreamPart>;
+      },
+    };
+  };
+  const parts = (...values: unknown[]) => () =>
+    (async function* () {
+      for (const value of values) yield value;
+    })();
+
+  // What a model written by hand in JavaScript gets wrong. Before, the turn failed with a bare
+  // TypeError ("Cannot read properties of null (reading 'type')"), or a delta that was no string
+  // reached every subscriber and, on an abort, the session as the text "undefined42".
+  it.each([
+    ['stream() returns undefined', () => undefined, 'stream(request) returned undefined, not an async iterable of stream parts'],
+    ['stream() is an async function', async () => parts()(), 'stream(request) returned a Promise, not an async iterable of stream parts'],
+    ['stream() returns an array', () => [], 'stream(request) returned an array, not an async iterable of stream parts'],
+    ['a part that is null', parts(null), 'part 1 is null, not an object'],
+    ['a part of a type the protocol does not have', parts({ type: 'text-delta', delta: 'hi' }, { type: 'finish' }), 'part 2 has type "finish", which is none of text-delta, thinking-delta, toolcall-delta, done'],
+    ['a text delta whose delta is no string', parts({ type: 'text-delta', delta: 'hi' }, { type: 'text-delta', text: 'there' }), 'part 2 (text-delta): delta: expected a string, got undefined'],
+    ['a tool call delta without its call id', parts({ type: 'toolcall-delta', toolName: 'echo', delta: '{' }), 'part 1 (toolcall-delta): toolCallId: expected a string, got undefined'],
+    ['a done part without a message', parts({ type: 'done', stopReason: 'stop' }), 'part 1 (done): message: expected an object, got undefined'],
+  ])('%s: the call fails naming the model and what is wrong; subscribers hear no junk; the next prompt completes', async (_, stream, problem) => {
+    file = await fileSession();
+    const agent = createAgent({ model: streaming(stream), session: file.session, journal: memoryJournal() });
+    const deltas: unknown[] = [];
+    agent.subscribe((event) => {
+      if (event.type === 'text.delta' || event.type === 'toolcall.delta') deltas.push(event.delta);
+    });
+    const outcome = await agent.prompt('go');
+    expect(outcome).toMatchObject({ status: 'failed' });
+    expect(outcome.status === 'failed' && outcome.reason).toContain(`the model call failed (fatal): test/odd-stream: ${problem}`);
+    expect(deltas.every((delta) => typeof delta === 'string')).toBe(true);
+    expect(await agent.prompt('again')).toMatchObject({ status: 'completed' });
+    expect(await sessionProblems(agent, { file, unansweredPrompts: 1 })).toEqual([]);
+  });
+
+  it('a delta that is no string, then an abort: the kept partial reply holds only the text the model sent', async () => {
+    file = await fileSession();
+    let release = () => {};
+    const model: TillerModel = {
+      id: 'test/odd-stream',
+      async *stream() {
+        yield { type: 'text-delta', delta: 'hi' };
+        yield { type: 'text-delta', delta: 42 } as never;
+        await new Promise<void>((resolve) => (release = resolve));
+      },
+    };
+    const agent = createAgent({ model, session: file.session, journal: memoryJournal() });
+    const turn = agent.prompt('go');
+    setTimeout(() => void agent.abort(), 20);
+    const outcome = await turn;
+    release();
+    expect(outcome).toMatchObject({ status: 'failed' });
+    expect(JSON.stringify(file.session.context())).not.toContain('42');
+  });
+});
+
 describe('model streams', () => {
   it('one whose return() throws once its reply is read: the reply stands and the turn completes', async () => {
     const model: TillerModel = {
