@@ -38,3 +38,23 @@ describe('fromLanguageModel: tool calls whose arguments cannot be read', () => {
     });
   });
 });
+
+describe('fromLanguageModel: token counts a provider reports that are no whole numbers', () => {
+  // Proxies in front of a model have been seen to report estimated counts (12.6) or counts
+  // worked out as a difference that went below zero; a count is not worth the answer it came with.
+  it.each([
+    ['fractional', { inputTokens: { total: 10.6, noCache: 8.4, cacheRead: 2.2, cacheWrite: 0 }, outputTokens: { total: 4.5, text: 4.5, reasoning: 0 } }, { input: 8, output: 5, cacheRead: 2, cacheWrite: 0 }],
+    ['negative', { inputTokens: { total: 10, noCache: -3, cacheRead: 13, cacheWrite: -1 }, outputTokens: { total: -2, text: 0, reasoning: 0 } }, { input: 0, output: 0, cacheRead: 13, cacheWrite: 0 }],
+    ['not finite', { inputTokens: { total: Number.NaN, noCache: Number.NaN, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: Number.POSITIVE_INFINITY, text: undefined, reasoning: undefined } }, { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }],
+  ])('%s counts: the reply is kept, with whole counts of 0 or more', async (_, reported, counted) => {
+    const model = fromLanguageModel(
+      providerModel([[{ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'hello' }, { type: 'text-end', id: 't' }, { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: reported as never }]]),
+    );
+    const agent = createAgent({ model });
+    expect(await agent.prompt('hi')).toMatchObject({ status: 'completed' });
+    const reply = agent.session.context().at(-1);
+    expect(reply).toMatchObject({ role: 'assistant', content: [{ type: 'text', text: 'hello' }], usage: counted });
+    const { usage: kept } = reply as unknown as { usage: Record<string, number> };
+    expect(Object.values(kept).every((n) => Number.isSafeInteger(n) && n >= 0)).toBe(true);
+  });
+});

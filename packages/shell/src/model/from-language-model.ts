@@ -182,11 +182,22 @@ function toStopReason(finishReason: string | undefined, content: AssistantConten
 /** The SDK counts cached input inside `inputTokens`; Tiller (like pi) counts it apart. */
 function toUsage(usage: LanguageModelUsage | undefined): Usage | undefined {
   if (!usage || (usage.inputTokens === undefined && usage.outputTokens === undefined)) return undefined;
-  const cacheRead = usage.inputTokenDetails?.cacheReadTokens ?? 0;
-  const cacheWrite = usage.inputTokenDetails?.cacheWriteTokens ?? 0;
-  const input = usage.inputTokenDetails?.noCacheTokens ?? Math.max(0, (usage.inputTokens ?? 0) - cacheRead - cacheWrite);
-  const output = usage.outputTokens ?? 0;
-  return { input, output, cacheRead, cacheWrite, totalTokens: usage.totalTokens ?? input + output + cacheRead + cacheWrite };
+  const cacheRead = tokenCount(usage.inputTokenDetails?.cacheReadTokens);
+  const cacheWrite = tokenCount(usage.inputTokenDetails?.cacheWriteTokens);
+  const noCache = usage.inputTokenDetails?.noCacheTokens;
+  const input = noCache === undefined ? Math.max(0, tokenCount(usage.inputTokens) - cacheRead - cacheWrite) : tokenCount(noCache);
+  const output = tokenCount(usage.outputTokens);
+  const total = usage.totalTokens;
+  return { input, output, cacheRead, cacheWrite, totalTokens: total === undefined ? input + output + cacheRead + cacheWrite : tokenCount(total) };
+}
+
+/**
+ * A count as Tiller keeps it, a whole number of 0 or more. Proxies in front of a model report
+ * estimates (12.6) or differences below zero; the reply is worth more than the exact count, and a
+ * message with such a count could not be kept at all.
+ */
+function tokenCount(n: number | undefined): number {
+  return n !== undefined && Number.isFinite(n) ? Math.max(0, Math.round(n)) : 0;
 }
 
 /**
