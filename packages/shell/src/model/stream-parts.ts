@@ -55,14 +55,15 @@ function partProblem(part: unknown): string | undefined {
 
 /** A value in a few words: JSON where it has some, else its kind. */
 function describe(value: unknown): string {
-  if (value === undefined) return 'undefined';
   if (value instanceof Promise) return 'a Promise';
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'function') return 'a function';
+  let text: string | undefined;
   try {
-    const text = JSON.stringify(value);
-    return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+    text = JSON.stringify(value);
   } catch {
-    return typeof value;
+    // A BigInt, a cycle: its kind says enough.
   }
+  // JSON has nothing for undefined, a function or a symbol.
+  if (text === undefined) return typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`;
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
