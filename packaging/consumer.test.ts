@@ -179,6 +179,17 @@ describe('the packed packages, installed outside the workspace', () => {
     expect(page).toContain('<script type="module">');
   }, CHECK_TIMEOUT);
 
+  it('give @tiller/session/text, the reader of a session file\'s text, that loads with plain node', async () => {
+    const app = join(project, 'app');
+    const header = JSON.stringify({ type: 'tiller.session', version: 2, id: 'chat', createdAt: '2026-01-01T00:00:00.000Z' });
+    const script = `import { readSessionText } from '@tiller/session/text';
+const read = readSessionText(${JSON.stringify(`${header}\n{"kind":"message","id":"a",`)}, 'chat.jsonl');
+console.log(JSON.stringify({ id: read.header.id, entries: read.entries.length, warnings: read.warnings.map((w) => w.message) }));`;
+    await writeFile(join(app, 'session-text.mjs'), script);
+    const { stdout } = await run(process.execPath, ['session-text.mjs'], { cwd: app });
+    expect(JSON.parse(stdout)).toEqual({ id: 'chat', entries: 0, warnings: ['chat.jsonl:2: the last line is incomplete (a write was cut off); skipped'] });
+  }, CHECK_TIMEOUT);
+
   it('give a working tiller bin', async () => {
     const app = join(project, 'app');
     for (const command of [

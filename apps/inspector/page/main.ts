@@ -172,7 +172,7 @@ function openTexts(files: Array<{ name: string; text: string }>): void {
     return;
   }
   try {
-    open({ name: journal.name, journal: readJournal(journal.text), session: session ? readSession(session.text) : undefined, live: false });
+    open({ name: journal.name, journal: readJournal(journal.text), session: session ? readSession(session.text, session.name) : undefined, live: false });
   } catch (error) {
     openFailed((error as Error).message);
   }
@@ -213,7 +213,7 @@ async function followLive(eventsUrl: string, sessionUrl: string | undefined): Pr
   const sessionText = sessionUrl ? await fetchText(sessionUrl).catch(() => undefined) : undefined;
   let session: ParsedSession | undefined;
   try {
-    session = sessionText ? readSession(sessionText) : undefined;
+    session = sessionText && sessionUrl ? readSession(sessionText, sessionUrl) : undefined;
   } catch {
     session = undefined;
   }

@@ -7,6 +7,7 @@ import { AppendError, SessionOptionsError, UnknownEntryError } from './errors.js
 import type { ReadWarning } from './read-warning.js';
 import type { SessionStore } from './store.js';
 import { addChild, entryTree, type TreeNode } from './entry-tree.js';
+import { labelChange } from './labels.js';
 import { checkStore, indexStoreEntries } from './store-check.js';
 import { validateBatch } from './validate-batch.js';
 
@@ -213,12 +214,10 @@ class EntryLog implements SessionLog {
   }
 
   #noteCustom(entry: CustomEntry): void {
-    if (entry.customType === CustomTypes.label) {
-      const data = entry.data as LabelData | undefined;
-      if (!data || typeof data.targetId !== 'string') return;
-      const label = typeof data.label === 'string' ? data.label.trim() : '';
-      if (label) (this.#labels ??= new Map()).set(data.targetId, label);
-      else this.#labels?.delete(data.targetId);
+    const label = labelChange(entry);
+    if (label) {
+      if (label.label === undefined) this.#labels?.delete(label.targetId);
+      else (this.#labels ??= new Map()).set(label.targetId, label.label);
     } else if (entry.customType === CustomTypes.sessionName) {
       const name = (entry.data as SessionNameData | undefined)?.name;
       this.#sessionName = typeof name === 'string' && name.trim() ? name.trim() : undefined;

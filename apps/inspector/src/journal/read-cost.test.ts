@@ -55,8 +55,8 @@ describe('the cost of reading grows with the lines, not their square', () => {
 
   it('reads a session file with 4,000 bad lines checking each line a fixed number of times', () => {
     const text = `${sessionText}${'{not json\n'.repeat(4_000)}`;
-    expect(readSession(text).problems).toHaveLength(4_000);
-    expect(work(() => readSession(text))).toBeLessThanOrEqual(3 * text.split('\n').length);
+    expect(readSession(text, 'chat.jsonl').problems).toHaveLength(4_000);
+    expect(work(() => readSession(text, 'chat.jsonl'))).toBeLessThanOrEqual(3 * text.split('\n').length);
   });
 
   it('still tells a torn last line, followed only by blank lines, from a bad line in the middle', () => {

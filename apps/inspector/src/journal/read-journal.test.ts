@@ -77,7 +77,7 @@ describe('readJournal, readSession and isSessionText: a file saved with a byte-o
     expect(readJournal(`\uFEFF${journalText}`)).toEqual(readJournal(journalText));
     const sessionText = await readFile(join(dir, 'notebook.jsonl'), 'utf8');
     expect(isSessionText(`\uFEFF${sessionText}`)).toBe(true);
-    expect(readSession(`\uFEFF${sessionText}`)).toEqual(readSession(sessionText));
+    expect(readSession(`\uFEFF${sessionText}`, 'chat.jsonl')).toEqual(readSession(sessionText, 'chat.jsonl'));
   });
 });
 
@@ -197,20 +197,22 @@ describe('readSession: entries whose parents make a loop', () => {
   it('reads an entry whose parent is not on an earlier line as a root, names the line, and the replay base walk ends', () => {
     const entry = (id: string, parentId: string | null) => JSON.stringify({ kind: 'message', id, parentId, at: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: id } });
     const text = `${[JSON.stringify({ type: 'tiller.session', version: 2, id: 's' }), entry('a', 'b'), entry('b', 'a'), entry('c', 'c')].join('\n')}\n`;
-    const session = readSession(text);
+    const session = readSession(text, 'chat.jsonl');
     expect(session.entries.map((e) => [e.id, e.parentId])).toEqual([['a', null], ['b', 'a'], ['c', null]]);
     expect(session.problems).toEqual([
-      { line: 2, message: 'session line 2: its parent "b" is no entry of an earlier line; read as a root' },
-      { line: 4, message: 'session line 4: its parent "c" is no entry of an earlier line; read as a root' },
+      { line: 2, message: 'chat.jsonl:2, field parentId: parent "b" is not an earlier entry; kept as a root' },
+      { line: 4, message: 'chat.jsonl:4, field parentId: parent "c" is not an earlier entry; kept as a root' },
     ]);
     // Before, the walk from "b" to the root went a, b, a, … until the page ran out of memory.
     const header = JSON.stringify({ type: 'header', format: 'tiller.journal', version: 4, model: { id: 'm', contextWindow: null }, maxIterations: 25, baseLeafId: 'b', baseSize: 2, createdAt: 'x' });
     const [segment] = readJournal(`${header}\n`).segments;
     expect(segmentBase(segment!, session, []).map((e) => e.id)).toEqual(['a', 'b']);
-    // An id on a second line can still close the loop (the later "a" names "b"): the walk stops, the base is missing.
-    const repeated = readSession(`${text}${entry('a', 'b')}\n`);
+    // An id on a second line cannot close the loop either (the later "a" names "b"): the later line wins and
+    // is read after "b", so "b" stays a root.
+    const repeated = readSession(`${text}${entry('a', 'b')}\n`, 'chat.jsonl');
     expect(repeated.byId.get('a')?.parentId).toBe('b');
-    expect(segmentBase(segment!, repeated, [])).toEqual([]);
+    expect(repeated.byId.get('b')?.parentId).toBe(null);
+    expect(segmentBase(segment!, repeated, []).map((e) => e.id)).toEqual(['b']);
   });
 });
 
@@ -224,12 +226,12 @@ describe('readSession: an entry the core cannot hold', () => {
       JSON.stringify({ kind: 'custom_message', id: 'c', parentId: 'a', at, content: null }),
       JSON.stringify({ kind: 'message', id: 'd', parentId: 'a', at, message: null }),
     ].join('\n')}\n`;
-    const session = readSession(text);
+    const session = readSession(text, 'chat.jsonl');
     expect(session.entries.map((e) => e.id)).toEqual(['a']);
     expect(session.problems.map((p) => p.line)).toEqual([3, 4, 5]);
-    expect(session.problems[0]!.message).toMatch(/^session line 3, field message\.content\[0\]: .+; skipped$/);
-    expect(session.problems[1]!.message).toMatch(/^session line 4, field kind: .+; skipped$/);
-    expect(session.problems[2]!.message).toMatch(/^session line 5, field message: .+; skipped$/);
+    expect(session.problems[0]!.message).toMatch(/^chat\.jsonl:3, field message\.content\[0\]: .+; line skipped$/);
+    expect(session.problems[1]!.message).toMatch(/^chat\.jsonl:4, field kind: .+; line skipped$/);
+    expect(session.problems[2]!.message).toMatch(/^chat\.jsonl:5, field message: .+; line skipped$/);
     // Before, the entries went to the core as they were: its step threw a TypeError (content [null]) or a TurnConfigError (kind custom_message).
     for (const leaf of ['a', 'b', 'c']) {
       const header = JSON.stringify({ type: 'header', format: 'tiller.journal', version: 4, model: { id: 'm', contextWindow: null }, maxIterations: 25, baseLeafId: leaf, baseSize: 2, createdAt: 'x' });
@@ -237,15 +239,5 @@ describe('readSession: an entry the core cannot hold', () => {
       const [segment] = readJournal(`${header}\n${turn}\n`).segments;
       expect(replaySegment(segment!, segmentBase(segment!, session, [])).steps).toHaveLength(1);
     }
-  });
-});
-
-describe('readSession: a header whose id is no string', () => {
-  it('reads the session without an id and names line 1, not a TypeError', () => {
-    const entry = JSON.stringify({ kind: 'message', id: 'a', parentId: null, at: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: 'hi' } });
-    const session = readSession(`${JSON.stringify({ type: 'tiller.session', version: 2, id: { toString: 1 } })}\n${entry}\n`);
-    expect(session.id).toBe('');
-    expect(session.entries.map((e) => e.id)).toEqual(['a']);
-    expect(session.problems).toEqual([{ line: 1, message: 'session line 1: the header\'s "id" is {"toString":1}, not a string; read without one' }]);
   });
 });

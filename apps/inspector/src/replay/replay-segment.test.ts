@@ -30,7 +30,7 @@ describe('replaying a recorded journal in the page', () => {
     expect(journal.problems).toEqual([]);
     const lines = parseJournalLines(journalText);
     expect(journal.segments).toHaveLength(lines.filter((l) => l.type === 'header').length);
-    const session = readSession(sessionText);
+    const session = readSession(sessionText, 'chat.jsonl');
 
     const last = journal.segments.at(-1)!;
     const replay = replaySegment(last, segmentBase(last, session, []));

@@ -15,8 +15,9 @@ export function segmentBase(segment: JournalSegment, session: ParsedSession | un
     for (const entry of (replay.steps.at(-1)?.snapshot ?? replay.initial).context.entries) if (!byId.has(entry.id)) byId.set(entry.id, entry);
   }
   const path: Entry[] = [];
-  // An id on two lines of a session file can still close a loop (the later line names a child as
-  // its parent): a walk that meets an entry again stops, as one that meets an unknown id.
+  // The session file's entries and what earlier runs appended are read apart: an id in both can
+  // close a loop between them, so a walk that meets an entry again stops, as one that meets an
+  // unknown id.
   const seen = new Set<string>();
   for (let id = segment.header.baseLeafId; id !== null; ) {
     const entry = byId.get(id);

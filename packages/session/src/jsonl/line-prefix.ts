@@ -1,9 +1,12 @@
+import { decodeUtf8 } from '../utf8.js';
+
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-const KIND_PREFIX = Buffer.from('{"kind":"');
-const ID_PREFIX = Buffer.from(',"id":');
-const PARENT_PREFIX = Buffer.from(',"parentId":');
-const NULL = Buffer.from('null');
+const ascii = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
+const KIND_PREFIX = ascii('{"kind":"');
+const ID_PREFIX = ascii(',"id":');
+const PARENT_PREFIX = ascii(',"parentId":');
+const NULL = ascii('null');
 
 /** Where a line stands in the tree. */
 export interface LinePrefix {
@@ -16,7 +19,7 @@ export interface LinePrefix {
  * every entry (`{"kind":"…","id":"…","parentId":…`), without parsing the rest: a walk over lines it
  * does not need reads only this, and a line whose end is damaged can still say where it stood.
  */
-export function readLinePrefix(bytes: Buffer, start: number, end: number): LinePrefix | undefined {
+export function readLinePrefix(bytes: Uint8Array, start: number, end: number): LinePrefix | undefined {
   if (!matches(bytes, start, end, KIND_PREFIX)) return undefined;
   const kindEnd = bytes.indexOf(QUOTE, start + KIND_PREFIX.length);
   if (kindEnd < 0 || kindEnd >= end || !matches(bytes, kindEnd + 1, end, ID_PREFIX)) return undefined;
@@ -28,7 +31,7 @@ export function readLinePrefix(bytes: Buffer, start: number, end: number): LineP
   return parent ? { id: id.value, parentId: parent.value } : undefined;
 }
 
-function readString(bytes: Buffer, at: number, end: number): { value: string; next: number } | undefined {
+function readString(bytes: Uint8Array, at: number, end: number): { value: string; next: number } | undefined {
   if (bytes[at] !== QUOTE) return undefined;
   let escaped = false;
   for (let i = at + 1; i < end; i++) {
@@ -37,13 +40,15 @@ function readString(bytes: Buffer, at: number, end: number): { value: string; ne
       escaped = true;
       i++;
     } else if (byte === QUOTE) {
-      const value = escaped ? (JSON.parse(bytes.toString('utf8', at, i + 1)) as string) : bytes.toString('utf8', at + 1, i);
+      const value = escaped ? (JSON.parse(decodeUtf8(bytes, at, i + 1)) as string) : decodeUtf8(bytes, at + 1, i);
       return { value, next: i + 1 };
     }
   }
   return undefined;
 }
 
-function matches(bytes: Buffer, at: number, end: number, literal: Buffer): boolean {
-  return at + literal.length <= end && bytes.compare(literal, 0, literal.length, at, at + literal.length) === 0;
+function matches(bytes: Uint8Array, at: number, end: number, literal: Uint8Array): boolean {
+  if (at + literal.length > end) return false;
+  for (let i = 0; i < literal.length; i++) if (bytes[at + i] !== literal[i]) return false;
+  return true;
 }

@@ -1,5 +1,6 @@
 import type { Entry } from '@tiller/core';
 import { withoutByteOrderMark } from '../byte-order-mark.js';
+import { decodeUtf8 } from '../utf8.js';
 import { SessionFileError } from '../errors.js';
 import { readWarning, type ReadWarning } from '../read-warning.js';
 import { checkEntryShape } from './check-entry-shape.js';
@@ -44,10 +45,10 @@ const NEWLINE = 0x0a;
  * non-ASCII character would make that string two bytes a character (twice the file's size held
  * beside the bytes), and `JSON.parse` reads short one-byte strings faster.
  */
-export function parseSessionFile(bytes: Buffer, options: ParseOptions): ParsedSessionFile {
+export function parseSessionFile(bytes: Uint8Array, options: ParseOptions): ParsedSessionFile {
   const { file, strict } = options;
   const headerEnd = bytes.indexOf(NEWLINE);
-  const header = parseHeader(bytes.toString('utf8', 0, headerEnd < 0 ? bytes.length : headerEnd), file, headerEnd < 0);
+  const header = parseHeader(decodeUtf8(bytes, 0, headerEnd < 0 ? bytes.length : headerEnd), file, headerEnd < 0);
   const body: BodyReader = { bytes, start: headerEnd < 0 ? bytes.length : headerEnd + 1, file, strict, migrate: migrationFrom(header.version) };
 
   // One pass in the usual case; a repeated id (which only damage makes) reads the body again.
@@ -74,7 +75,7 @@ export function parseSessionFile(bytes: Buffer, options: ParseOptions): ParsedSe
 }
 
 interface BodyReader {
-  bytes: Buffer;
+  bytes: Uint8Array;
   /** Where the first entry line starts. */
   start: number;
   file: string;
@@ -110,7 +111,7 @@ function readEntryLines(body: BodyReader, warnings: ReadWarning[], visit: LineVi
     if (end === lineStart) continue;
     let value: unknown;
     try {
-      value = JSON.parse(bytes.toString('utf8', lineStart, end));
+      value = JSON.parse(decodeUtf8(bytes, lineStart, end));
     } catch {
       if (newline < 0) {
         // No newline after it: the writer died mid-line. Everything before it stands.
