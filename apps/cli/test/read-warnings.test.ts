@@ -1,8 +1,9 @@
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { tiller } from './tiller.js';
+import { repoRoot, tiller, tillerCommand } from './tiller.js';
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -62,6 +63,46 @@ describe('read warnings are said on stderr, the same way, by every command that 
     // Worded as the shell's own journal.warning words it (resumeAgent), in one place.
     expect(run.stderr).toContain(`warning: ${journal}:${journalLines.length + 1}: torn by a crash mid-write: "{\\"type\\":\\"input\\",\\"seq\\":"; skipped\n`);
     expect(run.stdout).toMatch(/^replay: identical/);
+  });
+
+  it('replay: a corrupt line in the session beside the journal is said on stderr too', async () => {
+    const { path, line } = await corruptSession('replay-corrupt.jsonl');
+    await writeFile(join(dir, 'replay-corrupt.journal.jsonl'), `${journalLines.join('\n')}\n`);
+    const run = await tiller(['replay', '-q', path]);
+    expect(run.code).toBe(0);
+    expectWarnedOnStderr(run, path, line);
+    expect(run.stdout).toMatch(/^replay: identical/);
+  });
+
+  it('inspect --html: a torn journal and a corrupt session are said on stderr; stdout stays the path written', async () => {
+    const { path, line } = await corruptSession('inspect-corrupt.jsonl');
+    const journal = join(dir, 'inspect-corrupt.journal.jsonl');
+    await writeFile(journal, `${journalLines.join('\n')}\n{"type":"input","seq":`);
+    const out = join(dir, 'inspect-corrupt.html');
+    const run = await tiller(['inspect', path, '--html', out]);
+    expect(run.code).toBe(0);
+    expectWarnedOnStderr(run, path, line);
+    expectWarnedOnStderr(run, journal, journalLines.length + 1);
+    expect(run.stdout.trim()).toBe(out);
+  });
+
+  it('inspect, serving: a torn journal line is said on stderr once the page is served', async () => {
+    const journal = join(dir, 'inspect-serve.journal.jsonl');
+    await writeFile(journal, `${journalLines.join('\n')}\n{"type":"input","seq":`);
+    const child = spawn(process.execPath, [...tillerCommand, 'inspect', journal], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'] });
+    try {
+      const stderr = await new Promise<string>((resolve, reject) => {
+        let err = '';
+        child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+          err += chunk;
+          if (err.includes('until Ctrl-C')) resolve(err);
+        });
+        child.on('close', (code) => reject(new Error(`tiller inspect exited (${code}): ${err}`)));
+      });
+      expectWarnedOnStderr({ stdout: '', stderr }, journal, journalLines.length + 1);
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 
   it('export: a torn or corrupt session warns on stderr and still exports what loads (stdout stays valid JSON)', async () => {

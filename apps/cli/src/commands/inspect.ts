@@ -2,7 +2,9 @@ import { InspectorOptionsError, InspectorSourceError, writeInspectorHtml } from 
 import { defineCommand } from '../cli/command.js';
 import { CliError, ExitCode, inputError } from '../cli/errors.js';
 import { portNumber } from '../cli/parse-command-line.js';
+import { sayReadWarnings } from '../cli/read-warnings.js';
 import { writeFailure } from '../cli/write-failure.js';
+import { inspectionWarnings } from '../inspect/inspection-warnings.js';
 import { serveJournal, untilInterrupted } from '../inspect/serve-journal.js';
 
 export const inspectCommand = defineCommand({
@@ -33,11 +35,13 @@ export const inspectCommand = defineCommand({
         if (InspectorOptionsError.isInstance(error) && error.option === 'out') throw inputError(`--html: ${error.reason}`);
         throw writeFailure(options.html, error) ?? error;
       }
+      sayReadWarnings(io, await inspectionWarnings(file, { waitForJournal: false }));
       return ExitCode.ok;
     }
     const port = portNumber('inspect', 'port', options.port) ?? 0;
     const server = await serveJournal(file, io, { follow: options.follow === true, port });
     try {
+      sayReadWarnings(io, await inspectionWarnings(file, { waitForJournal: options.follow === true }));
       await untilInterrupted(server, io);
     } finally {
       await server.close();

@@ -21,7 +21,7 @@ export interface FilesReplay {
   segments: SegmentReplay[];
   /** The first segment whose replay differs from its record, if any. */
   diverged: SegmentReplay | undefined;
-  /** Lines that were not JSON (a crash mid-write leaves one at the end); skipped, and said. */
+  /** What reading skipped or repaired: the journal's torn lines, the session file's warnings. */
   warnings: string[];
 }
 
@@ -50,9 +50,9 @@ export async function openSessionReadOnly(path: string): Promise<SessionLog> {
  */
 export async function replayFiles(journalPath: string, sessionPath: string | undefined): Promise<FilesReplay> {
   const { lines, torn } = parseJournal(await readInputFile(journalPath, 'journal'), journalPath);
-  const warnings = tornJournalWarnings(journalPath, torn);
   if (lines.length === 0) throw inputError(`${journalPath}: the journal is empty`);
   const session = sessionPath ? await openSessionReadOnly(sessionPath) : undefined;
+  const warnings = [...tornJournalWarnings(journalPath, torn), ...(session?.warnings.map((w) => w.message) ?? [])];
   try {
     const segments: SegmentReplay[] = [];
     for (const [i, segment] of splitSegments(lines).entries()) {
