@@ -20,6 +20,8 @@ interface Loaded {
   journal: ParsedJournal;
   session: ParsedSession | undefined;
   live: boolean;
+  /** What went wrong opening it that did not stop it (a live run's session file that cannot be read). */
+  notices: string[];
 }
 
 const config: InspectorConfig = (window as unknown as Record<string, InspectorConfig | undefined>)[CONFIG_GLOBAL] ?? {};
@@ -120,6 +122,7 @@ function showInFlight(): void {
 function notify(): void {
   notices.replaceChildren();
   const add = (text: string, kind = 'warn') => notices.append(el('div', { class: `notice ${kind}` }, text));
+  for (const notice of loaded?.notices ?? []) add(notice);
   for (const problem of [...(loaded?.journal.problems ?? []), ...(loaded?.session?.problems ?? [])].slice(0, 5)) add(problem.message);
   if (replay?.baseProblem) add(replay.baseProblem);
   if (replay?.stopped) add(replay.stopped, 'bad');
@@ -172,7 +175,7 @@ function openTexts(files: Array<{ name: string; text: string }>): void {
     return;
   }
   try {
-    open({ name: journal.name, journal: readJournal(journal.text), session: session ? readSession(session.text, session.name) : undefined, live: false });
+    open({ name: journal.name, journal: readJournal(journal.text), session: session ? readSession(session.text, session.name) : undefined, live: false, notices: [] });
   } catch (error) {
     openFailed((error as Error).message);
   }
@@ -181,6 +184,11 @@ function openTexts(files: Array<{ name: string; text: string }>): void {
 function openFailed(message: string): void {
   notices.replaceChildren(el('div', { class: 'notice bad' }, message));
   document.body.dataset.ready = 'error';
+}
+
+/** What the page calls the session file at `url` in its messages: its name, when the server gave it. */
+function sessionName(url: string): string {
+  return url === config.sessionUrl && config.sessionName ? config.sessionName : url;
 }
 
 async function fetchText(url: string): Promise<string> {
@@ -201,7 +209,7 @@ async function openFromQuery(journalUrl: string, sessionUrl: string | null): Pro
       if (name === journalUrl) throw new Error('this is a session file and its name does not end in .jsonl: give its journal as ?journal= and the session as &session=');
       text = await fetchText(name);
     }
-    openTexts([{ name, text }, ...(session ? [{ name: sessionUrl ?? journalUrl, text: session }] : [])]);
+    openTexts([{ name, text }, ...(session ? [{ name: sessionName(sessionUrl ?? journalUrl), text: session }] : [])]);
   } catch (error) {
     openFailed(`could not open ${journalUrl}: ${(error as Error).message}`);
   }
@@ -209,15 +217,17 @@ async function openFromQuery(journalUrl: string, sessionUrl: string | null): Pro
 
 /** Follows a journal as it is written: every line an event, resumed from the last id on reconnect. */
 async function followLive(eventsUrl: string, sessionUrl: string | undefined): Promise<void> {
-  // A live run may not have written its session file yet: the tree then grows from the replay.
-  const sessionText = sessionUrl ? await fetchText(sessionUrl).catch(() => undefined) : undefined;
+  // The server names a session file only once it exists; one it cannot read leaves the tree to grow from the replay.
+  const notices: string[] = [];
   let session: ParsedSession | undefined;
-  try {
-    session = sessionText && sessionUrl ? readSession(sessionText, sessionUrl) : undefined;
-  } catch {
-    session = undefined;
+  if (sessionUrl) {
+    try {
+      session = readSession(await fetchText(sessionUrl), sessionName(sessionUrl));
+    } catch (error) {
+      notices.push(`${(error as Error).message}; the session tree grows from the replay instead`);
+    }
   }
-  open({ name: config.name ?? 'live journal', journal: emptyJournal(), session, live: true });
+  open({ name: config.name ?? 'live journal', journal: emptyJournal(), session, live: true, notices });
   const source = new EventSource(eventsUrl);
   let pending = false;
   source.addEventListener('message', (event) => {

@@ -12,6 +12,8 @@ export interface InspectorConfig {
   journalUrl?: string;
   /** Where the session file is (its tree, and the base of a segment that did not start empty). */
   sessionUrl?: string;
+  /** The session file's name, for the page's messages about it (`sessionUrl` is only a route). */
+  sessionName?: string;
   /** Server-sent events: one journal line per event, `id` its line number; resumable with Last-Event-ID. */
   eventsUrl?: string;
 }

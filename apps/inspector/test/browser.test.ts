@@ -218,6 +218,27 @@ describe('the inspector page', { timeout: 60_000 }, () => {
     expect(problems).toEqual([]);
   });
 
+  it('follows a live run whose session file it cannot read, and says why on the page', async () => {
+    const liveDir = join(dir, 'live-damaged');
+    await mkdir(liveDir, { recursive: true });
+    const sessionFile = join(liveDir, 'notebook.jsonl');
+    const [header, ...rest] = (await readFile(recorded.sessionFile, 'utf8')).split('\n');
+    await writeFile(sessionFile, [header!.replace(/"id":"[^"]*"/, '"id":""'), ...rest].join('\n'));
+    await writeFile(journalPathFor(sessionFile), journalText);
+    const server = await serve({ file: sessionFile, follow: true });
+    const { page, problems } = await openPage();
+    await page.goto(server.url);
+    await ready(page);
+    const lines = readJournal(journalText).lines;
+    await page.waitForFunction((n) => document.body.dataset.lines === String(n), lines, { timeout: 15_000 });
+    // The journal still plays; the page says which file it could not read, where, and what it does without it.
+    expect(await page.$$eval('#notices .notice', (n) => n.map((x) => x.textContent))).toContain(
+      'notebook.jsonl:1, field id: expected a non-empty session id; the session tree grows from the replay instead',
+    );
+    expect(await page.textContent('#verdict')).toMatch(/^replay matches the recording/);
+    expect(problems).toEqual([]);
+  });
+
   it('follows a live `tiller run --inspect` against a model server on 127.0.0.1 to its end, with the reserve marked', async () => {
     const model = await startOpenAICompatibleServer({
       script: [

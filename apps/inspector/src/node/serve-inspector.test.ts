@@ -37,7 +37,7 @@ describe('serveInspector', () => {
       expect(urls).toEqual([server.url]);
       const page = await get(server.port, '/', `127.0.0.1:${server.port}`);
       expect(page.status).toBe(200);
-      expect(page.body).toContain('window.__TILLER_INSPECTOR__={"name":"notebook.jsonl","journalUrl":"/journal","sessionUrl":"/session"}');
+      expect(page.body).toContain('window.__TILLER_INSPECTOR__={"name":"notebook.jsonl","journalUrl":"/journal","sessionUrl":"/session","sessionName":"notebook.jsonl"}');
       expect((await get(server.port, '/journal', `localhost:${server.port}`)).body).toBe(await readFile(files.journalFile, 'utf8'));
       expect((await get(server.port, '/session', `127.0.0.1:${server.port}`)).body).toBe(await readFile(files.sessionFile, 'utf8'));
       expect(await get(server.port, '/journal', 'attacker.example')).toEqual({ status: 403, body: 'forbidden host' });

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { basename } from 'node:path';
 import { withConfig, type InspectorConfig } from '../page-config.js';
 import { followLines } from './follow-lines.js';
 import { pageHtml } from './page-html.js';
@@ -33,7 +34,7 @@ export async function serveInspector(given: ServeInspectorOptions): Promise<Insp
   let port = 0;
 
   // A live run's session file may not be there yet: then the page grows its tree from the replay.
-  const session = source.session && existsSync(source.session) ? { sessionUrl: '/session' } : {};
+  const session = source.session && existsSync(source.session) ? { sessionUrl: '/session', sessionName: basename(source.session) } : {};
   const config: InspectorConfig = options.follow
     ? { name: source.name, eventsUrl: '/events', ...session }
     : { name: source.name, journalUrl: '/journal', ...session };
