@@ -112,7 +112,7 @@ function showInFlight(): void {
   const seconds = since ? ((Date.now() - Date.parse(since)) / 1000).toFixed(1) : '?';
   let what: string = effect.type;
   if (effect.type === 'run_tools') {
-    const running = effect.calls.filter((c) => toolRun(replay!, c.id, effectId(effect)) !== undefined && toolRun(replay!, c.id, effectId(effect))?.outcome === undefined);
+    const running = effect.calls.filter((c) => toolRun(replay!, c.id, effectId(effect))?.finished === false);
     what = `run_tools: ${running.length > 0 ? running.map((c) => c.name).join(', ') : effect.calls.map((c) => c.name).join(', ')}`;
   }
   inflight.textContent = `in flight: ${what} ${effectId(effect)} (${seconds} s)`;

@@ -105,7 +105,7 @@ export function mountTimeline(onSelect: (position: number) => void, onDetail: (t
         const run = toolRun(replay!, call.id, batch.id);
         const ms = durationMs(run?.startedAt, run?.finishedAt);
         const batchMs = durationMs(input.at, answer?.recorded.input.at);
-        const timing = ms !== undefined ? `${ms} ms` : run?.outcome ? `done${batchMs !== undefined ? ` (batch ${batchMs} ms)` : ''}` : run ? 'running' : answer?.recorded.input.type === 'approval.needed' ? 'asked for approval' : answer ? 'not run' : 'not started';
+        const timing = ms !== undefined ? `${ms} ms` : run?.finished ? `done${batchMs !== undefined ? ` (batch ${batchMs} ms)` : ''}` : run ? 'running' : answer?.recorded.input.type === 'approval.needed' ? 'asked for approval' : answer ? 'not run' : 'not started';
         const line = el(
           'div',
           { class: `line sub tool${run?.outcome?.isError ? ' bad' : ''}` },

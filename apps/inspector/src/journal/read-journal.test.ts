@@ -193,6 +193,33 @@ describe('readJournal: a header whose counts are not whole numbers', () => {
   });
 });
 
+describe('readJournal: a tool.finished line whose outcome is not a tool outcome', () => {
+  /** The journal with the outcome on the last tool.finished line replaced by `outcome`; that line's number and call id. */
+  function withOutcome(outcome: unknown): { text: string; line: number; toolCallId: string } {
+    const index = lines.findLastIndex((l) => l.startsWith('{"type":"tool.finished"'));
+    const finished = JSON.parse(lines[index]!) as { toolCallId: string };
+    const changed = lines.map((l, i) => (i === index ? JSON.stringify({ ...finished, outcome }) : l));
+    return { text: `${changed.join('\n')}\n`, line: index + 1, toolCallId: finished.toolCallId };
+  }
+
+  it.each([
+    ['an isError that is no boolean', { content: [], isError: 'yes' }, 'isError: '],
+    ['content that is no list', { content: 5, isError: false }, 'content: '],
+    ['null', null, '(the outcome): '],
+    ['a string', 'ok', '(the outcome): '],
+  ])('names the line, the call and the field for %s, and shows the call without that outcome', (_, outcome, field) => {
+    const { text, line, toolCallId } = withOutcome(outcome === null || typeof outcome === 'string' ? outcome : { toolCallId: 'x', ...outcome });
+    const journal = readJournal(text);
+    const problems = journal.problems.map((p) => p.message);
+    expect(problems[0]).toMatch(new RegExp(`^journal line ${line}: the outcome of tool call "${toolCallId}" is not a tool outcome \\(${field.replace(/[()]/g, '\\$&')}.+\\)$`));
+    // The batch's answer names that outcome as recorded: the problem says its line cannot be read, not that it is missing.
+    expect(problems[1]).toBe(`journal line ${line + 1}: the results of "${toolCallId}" refer to tool.finished lines that cannot be read`);
+    const run = journal.segments.find((segment) => segment.tools.has(toolCallId))!.tools.get(toolCallId)!;
+    expect(run.finished).toBe(true);
+    expect(run.outcome).toBeUndefined();
+  });
+});
+
 describe('readSession: entries whose parents make a loop', () => {
   it('reads an entry whose parent is not on an earlier line as a root, names the line, and the replay base walk ends', () => {
     const entry = (id: string, parentId: string | null) => JSON.stringify({ kind: 'message', id, parentId, at: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: id } });

@@ -9,7 +9,7 @@
  * may also carry the compactor's `reserveTokens` (an optional field: older version 3 journals lack it).
  * 4 adds a `tool.refused` line for a call refused before it could run.
  */
-import { type Effect, splitTornLine, type ToolOutcome } from '@tiller/core';
+import { type Effect, splitTornLine, ToolOutcome } from '@tiller/core';
 import { withoutByteOrderMark } from './byte-order-mark.js';
 import { lastContentLine } from './last-content-line.js';
 
@@ -46,6 +46,9 @@ export interface ToolRun {
   toolCallId: string;
   startedAt: string | undefined;
   finishedAt: string | undefined;
+  /** A `tool.finished` line was read (version 1 lines carry no time). */
+  finished: boolean;
+  /** What it returned; undefined until it finished, and when its line's outcome cannot be read. */
   outcome: ToolOutcome | undefined;
 }
 
@@ -172,8 +175,10 @@ export function appendJournalLine(journal: ParsedJournal, text: string, options:
       if (!recorded || typeof recorded.type !== 'string') return problem('"input" has no "type"');
       const input = segment.header.version === 1 ? withAnswerId(recorded) : recorded;
       const effects = Array.isArray(value.effects) ? value.effects.filter((e): e is string => typeof e === 'string') : [];
-      const missing = putBackRecordedResults(input, segment);
-      if (missing.length > 0) problem(`the results of ${missing.map((id) => `"${id}"`).join(', ')} refer to tool.finished lines the segment does not have`);
+      const { missing, unreadable } = putBackRecordedResults(input, segment);
+      const names = (ids: string[]) => ids.map((id) => `"${id}"`).join(', ');
+      if (missing.length > 0) problem(`the results of ${names(missing)} refer to tool.finished lines the segment does not have`);
+      if (unreadable.length > 0) problem(`the results of ${names(unreadable)} refer to tool.finished lines that cannot be read`);
       segment.inputs.push({ seq: value.seq, line, input, effects, hash: typeof value.hash === 'string' ? value.hash : undefined });
       return segment;
     }
@@ -182,12 +187,19 @@ export function appendJournalLine(journal: ParsedJournal, text: string, options:
       const toolCallId = value.toolCallId;
       const batchId = (value.id ?? value.batchId) as unknown;
       if (typeof toolCallId !== 'string' || typeof batchId !== 'string') return problem(`"${value.type}" needs a toolCallId and a batch id`);
-      const run = segment.tools.get(toolCallId) ?? { batchId, toolCallId, startedAt: undefined, finishedAt: undefined, outcome: undefined };
+      const run = segment.tools.get(toolCallId) ?? { batchId, toolCallId, startedAt: undefined, finishedAt: undefined, finished: false, outcome: undefined };
       const at = typeof value.at === 'string' ? value.at : undefined;
       if (value.type === 'tool.started') run.startedAt = at;
       else {
         run.finishedAt = at;
-        run.outcome = value.outcome as ToolOutcome;
+        run.finished = true;
+        // The page draws the outcome and the replay hands it to the core: a damaged one is named here, once.
+        const outcome = ToolOutcome.safeParse(value.outcome);
+        run.outcome = outcome.success ? outcome.data : undefined;
+        if (!outcome.success) {
+          const issue = outcome.error.issues[0]!;
+          problem(`the outcome of tool call "${toolCallId}" is not a tool outcome (${issue.path.join('.') || '(the outcome)'}: ${issue.message})`);
+        }
       }
       segment.tools.set(toolCallId, run);
       return segment;
@@ -212,20 +224,22 @@ function refusal(header: Record<string, unknown>): string | undefined {
 /**
  * A `tools.done` input names each result the file keeps once as `{toolCallId, recorded: true}`:
  * put the outcome back from the call's `tool.finished` line (same batch). Returns the calls whose
- * line is missing.
+ * line is missing, and those whose line's outcome could not be read.
  */
-function putBackRecordedResults(input: RecordedInput['input'], segment: JournalSegment): string[] {
-  if (input.type !== 'tools.done' || !Array.isArray(input.results)) return [];
-  const batchId = inputAnswerId(input);
+function putBackRecordedResults(input: RecordedInput['input'], segment: JournalSegment): { missing: string[]; unreadable: string[] } {
   const missing: string[] = [];
+  const unreadable: string[] = [];
+  if (input.type !== 'tools.done' || !Array.isArray(input.results)) return { missing, unreadable };
+  const batchId = inputAnswerId(input);
   input.results = input.results.map((result: { toolCallId?: unknown; recorded?: unknown }) => {
     if (result?.recorded !== true || typeof result.toolCallId !== 'string') return result;
     const run = segment.tools.get(result.toolCallId);
-    if (run?.outcome && run.batchId === batchId) return run.outcome;
-    missing.push(result.toolCallId);
+    const line = run !== undefined && run.batchId === batchId && run.finished ? run : undefined;
+    if (line?.outcome) return line.outcome;
+    (line ? unreadable : missing).push(result.toolCallId);
     return result;
   });
-  return missing;
+  return { missing, unreadable };
 }
 
 function headerOf(value: Record<string, unknown>, problem: (message: string) => void): SegmentHeader {
