@@ -152,10 +152,11 @@ function isCoveredRun(value: unknown): value is CoveredRun {
 /** Throws, listing what is missing, unless the runs covered every state and transition the world can reach. */
 export function assertFullCoverage(runs: Parameters<typeof coverage>[0]): CoverageReport {
   const report = coverage(runs);
-  if (!report.complete) {
-    throw new Error(
-      `the runs did not cover the turn machine:\n${report.toString()}\n(paths without approvals need a tool the policy asks for: agentPaths({ policy: { tool: 'ask' } }))`,
-    );
-  }
+  if (!report.complete) throw new Error(missingCoverage(report));
   return report;
+}
+
+/** What a report that is not complete says is missing. */
+export function missingCoverage(report: CoverageReport): string {
+  return `the runs did not cover the turn machine:\n${report.toString()}\n(paths without approvals need a tool the policy asks for: agentPaths({ policy: { tool: 'ask' } }))`;
 }

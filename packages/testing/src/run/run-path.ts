@@ -10,7 +10,7 @@ import { stateName } from '../turn-graph.js';
 import { actOn, type ActingRun } from './act-on-step.js';
 import { describeRun } from './describe-run.js';
 import { DurableStore } from './durable-store.js';
-import { checkInvariants, type UserInvariant } from './invariants.js';
+import { checkInvariants, INVARIANTS, type UserInvariant } from './invariants.js';
 import { hostView } from './host-view.js';
 import { journalMirror } from './journal-mirror.js';
 import { parkAt } from './park-at-step.js';
@@ -148,6 +148,7 @@ export async function runPath(script: AgentPath | string, makeAgent: MakeAgent, 
     states: mirror.states,
     coverage: { states: [...mirror.coveredStates], transitions: [...mirror.coveredTransitions] },
     tools: base.tools,
+    invariants: [...Object.keys(INVARIANTS), ...(options.invariants ?? []).map((i) => i.name)],
   };
   const broken = [
     ...deviations.map((message) => ({ invariant: 'follows-path', message })),
