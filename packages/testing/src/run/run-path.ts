@@ -4,7 +4,7 @@ import { createSessionLog } from '@tiller/session';
 import { createAgent, memoryJournal, resumeAgent, type AgentEvent, type AgentOptions, type JournalLine, type JournalStore } from '@tiller/shell';
 import { z } from 'zod';
 import { checkOptions, nonnegativeInt, positiveInt } from '../check-options.js';
-import { checkPathTools, parsePath } from '../parse-path.js';
+import { checkPathRetries, checkPathTools, parsePath } from '../parse-path.js';
 import { stepLabel, type AgentPath } from '../path-step.js';
 import { stateName } from '../turn-graph.js';
 import { actOn, type ActingRun } from './act-on-step.js';
@@ -60,9 +60,12 @@ export async function runPath(script: AgentPath | string, makeAgent: MakeAgent, 
   );
   const { host, ...agentOptions } = made;
   // The shell's default is three retries (docs/shell.md).
-  world.attemptsBeforeGivingUp = (agentOptions.limits?.maxRetries ?? 3) + 1;
+  const maxRetries = agentOptions.limits?.maxRetries ?? 3;
+  world.attemptsBeforeGivingUp = maxRetries + 1;
   const base = agentOptionsFor(path, agentOptions, world, watched, options);
   checkPathTools('runPath', path, base.tools.map((t) => t.name));
+  // A maxRetries that is no count is createAgent's to refuse, naming it.
+  if (typeof maxRetries === 'number') checkPathRetries('runPath', path, maxRetries);
 
   const events: AgentEvent[] = [];
   const outcomes: TurnOutcome[] = [];
