@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { agentPaths } from './agent-paths.js';
-import { assertFullCoverage, coverage } from './coverage.js';
+import { assertFullCoverage, coverage, reachableByTheWorld } from './coverage.js';
 import { runPath } from './run/run-path.js';
 
 const [story] = agentPaths({ maxLength: 3, crashes: false, hostActions: false, faults: [] });
@@ -20,5 +20,16 @@ describe('coverage, given something else than the list of runs', () => {
     await pending;
     // A real list still gives its report.
     expect(coverage([run]).states.covered).toContain('turn.idle');
+  });
+});
+
+describe('reachableByTheWorld', () => {
+  // docs/testing.md quotes these counts: a change to the machine that moves them moves the docs.
+  it('is every state and the 15 transitions a shell can feed, idle steers and follow-ups included', () => {
+    const reachable = reachableByTheWorld();
+    expect(reachable.states).toHaveLength(7);
+    expect(reachable.transitions).toHaveLength(15);
+    expect(reachable.transitions).toContain('turn.idle steer #0');
+    expect(reachable.transitions).toContain('turn.idle follow_up #0');
   });
 });
