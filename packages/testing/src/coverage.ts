@@ -1,6 +1,7 @@
 import { createTestModel } from '@xstate/graph';
 import { parseEvent, turnMachine, type MachineEvent, type TurnSnapshot } from '@tiller/core';
 import type { AnyStateNode, StateValue } from 'xstate';
+import { describeValue } from './describe-value.js';
 import { worldMoves, type GraphOptions } from './turn-graph.js';
 
 /** A transition of the machine's definition: its source state, its event, its place among that event's candidates. */
@@ -88,8 +89,12 @@ export interface CoverageReport {
   toString(): string;
 }
 
+/** What coverage reads of a run. */
+type CoveredRun = { coverage: { states: readonly string[]; transitions: readonly string[] }; path: { iterations: number } };
+
 /** What a set of runs covered of what the world can make the turn do (`reachableByTheWorld`). */
-export function coverage(runs: ReadonlyArray<{ coverage: { states: readonly string[]; transitions: readonly string[] }; path: { iterations: number } }>): CoverageReport {
+export function coverage(runs: readonly CoveredRun[]): CoverageReport {
+  checkRuns(runs);
   const states = new Set<string>();
   const transitions = new Set<string>();
   for (const run of runs) {
@@ -117,13 +122,41 @@ export function coverage(runs: ReadonlyArray<{ coverage: { states: readonly stri
   };
 }
 
+/**
+ * One run where the list was meant, or a run kept without its `await`, is the user's slip: said
+ * as such, not as `runs is not iterable` from deep inside.
+ */
+function checkRuns(runs: unknown): asserts runs is readonly CoveredRun[] {
+  if (!Array.isArray(runs)) {
+    const got = isCoveredRun(runs) ? 'one run: collect every run in a list and pass the list' : describeValue(runs);
+    throw new TypeError(`coverage: expected the list of runs (PathRun[]), got ${got}`);
+  }
+  runs.forEach((run: unknown, i) => {
+    if (isCoveredRun(run)) return;
+    const got = run instanceof Promise ? 'a Promise (await runPath(...) before you keep it)' : describeValue(run);
+    throw new TypeError(`coverage: runs[${i}] is not a run: got ${got}`);
+  });
+}
+
+function isCoveredRun(value: unknown): value is CoveredRun {
+  const run = value as Partial<CoveredRun> | null | undefined;
+  return (
+    typeof run === 'object' &&
+    run !== null &&
+    Array.isArray(run.coverage?.states) &&
+    Array.isArray(run.coverage?.transitions) &&
+    typeof run.path?.iterations === 'number'
+  );
+}
+
 /** Throws, listing what is missing, unless the runs covered every state and transition the world can reach. */
 export function assertFullCoverage(runs: Parameters<typeof coverage>[0]): CoverageReport {
   const report = coverage(runs);
-  if (!report.complete) {
-    throw new Error(
-      `the runs did not cover the turn machine:\n${report.toString()}\n(paths without approvals need a tool the policy asks for: agentPaths({ policy: { tool: 'ask' } }))`,
-    );
-  }
+  if (!report.complete) throw new Error(missingCoverage(report));
   return report;
+}
+
+/** What a report that is not complete says is missing. */
+export function missingCoverage(report: CoverageReport): string {
+  return `the runs did not cover the turn machine:\n${report.toString()}\n(paths without approvals need a tool the policy asks for: agentPaths({ policy: { tool: 'ask' } }))`;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { turnMachineStates } from './coverage.js';
-import { pathName, type AgentPath, type PathStep, type ReplyKind } from './path-step.js';
+import { pathName, stepLabel, type AgentPath, type PathStep, type ReplyKind } from './path-step.js';
 
 const PlannedCallSchema = z.strictObject({ tool: z.string().min(1), args: z.record(z.string(), z.unknown()), policy: z.enum(['allow', 'ask', 'deny']).optional() });
 
@@ -89,5 +89,19 @@ export function checkPathTools(entryPoint: string, path: AgentPath, tools: reado
     if (unknown) {
       throw new TypeError(`${entryPoint}: step ${i + 1} (reply) calls tool ${JSON.stringify(unknown.tool)}, which the agent does not have (its tools: ${tools.join(', ') || 'none'})`);
     }
+  }
+}
+
+/**
+ * Refuses a path whose reply comes after more failed attempts than the agent retries: the shell
+ * gives up first, and the run would blame the agent (follows-path) for a script that cannot apply.
+ */
+export function checkPathRetries(entryPoint: string, path: AgentPath, maxRetries: number): void {
+  for (const [i, { step }] of path.steps.entries()) {
+    if (step.do !== 'reply' || step.retried.length <= maxRetries) continue;
+    const times = `${step.retried.length} time${step.retried.length === 1 ? '' : 's'}`;
+    throw new TypeError(
+      `${entryPoint}: step ${i + 1} (${stepLabel(step)}) has the model fail ${times} before it replies, but the agent gives up after ${maxRetries} ${maxRetries === 1 ? 'retry' : 'retries'} (limits.maxRetries); leave transient and rate_limited out of agentPaths({ faults }), or give the agent more retries`,
+    );
   }
 }

@@ -108,22 +108,39 @@ function stringArbitrary(checks: CheckDef[], where: string): fc.Arbitrary<string
   return fc.string({ minLength: min, maxLength: max });
 }
 
+/** How far from its one bound a number with no other is drawn (and from zero with none). */
+const SPAN = { integer: 1000, double: 1e6 };
+
 function numberArbitrary(def: Def, checks: CheckDef[]): fc.Arbitrary<number> {
   const all = [...checks, ...(def.check ? [def as unknown as CheckDef] : [])];
   const integer = all.some((c) => c.check === 'number_format' && /int/.test(c.format ?? ''));
-  const lower = all.find((c) => c.check === 'greater_than');
-  const upper = all.find((c) => c.check === 'less_than');
+  // Of several bounds (positive() then min(10)) the tightest holds, whichever was written first.
+  const lower = tightest(all.filter((c) => c.check === 'greater_than'), 1);
+  const upper = tightest(all.filter((c) => c.check === 'less_than'), -1);
+  // With one bound the range sits beside it, so a bound past the default range still has room.
+  const span = integer ? SPAN.integer : SPAN.double;
+  const low = lower?.value ?? (upper ? Math.min(-span, upper.value! - 2 * span) : -span);
+  const high = upper?.value ?? (lower ? Math.max(span, lower.value! + 2 * span) : span);
   if (integer) {
-    const min = lower ? Math.ceil(lower.value! + (lower.inclusive ? 0 : 1)) : -1000;
-    const max = upper ? Math.floor(upper.value! - (upper.inclusive ? 0 : 1)) : 1000;
+    const min = Math.ceil(lower && !lower.inclusive && Number.isInteger(low) ? low + 1 : low);
+    const max = Math.floor(upper && !upper.inclusive && Number.isInteger(high) ? high - 1 : high);
     return fc.integer({ min, max: Math.max(min, max) });
   }
   return fc.double({
-    min: lower?.value ?? -1e6,
-    max: upper?.value ?? 1e6,
+    min: low,
+    max: Math.max(low, high),
     minExcluded: lower ? !lower.inclusive : false,
     maxExcluded: upper ? !upper.inclusive : false,
     noNaN: true,
     noDefaultInfinity: true,
   });
+}
+
+/** The bound that leaves least room: the largest lower bound (`direction` 1) or the smallest upper one (-1); exclusive before inclusive at one value. */
+function tightest(bounds: CheckDef[], direction: 1 | -1): CheckDef | undefined {
+  return bounds.reduce<CheckDef | undefined>((best, b) => {
+    if (!best) return b;
+    const d = (b.value! - best.value!) * direction;
+    return d > 0 || (d === 0 && !b.inclusive) ? b : best;
+  }, undefined);
 }

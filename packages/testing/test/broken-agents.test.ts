@@ -60,6 +60,18 @@ describe('broken agents are caught, each by the invariant it breaks', () => {
     expect(await runPath(denied.path, notebookAgent())).toHoldEveryInvariant();
   });
 
+  it('a policy that throws: policy-as-declared says what the policy threw, not only that it denied', async () => {
+    const buggy = (world: AgentWorld) => ({
+      tools: world.tools(notebookTools(new Map())),
+      policy: (call: { name: string }) => {
+        if (call.name === 'read_note') throw new Error('the rules file is missing');
+        return notebookPolicy(call);
+      },
+    });
+    const run = await firstBreaking('policy-as-declared', buggy, 'reply:tool_call(read_note)', 'tools:ok');
+    expect(run.report()).toMatch(/call call-\d+-1 of read_note is declared allow, but the agent's policy denied it \(.*the policy failed: the rules file is missing.*\)/);
+  });
+
   it('policy-as-declared holds for a policy that takes its time, also where the turn is aborted before it decides', async () => {
     const slow = (world: AgentWorld) => ({
       tools: world.tools(notebookTools(new Map())),

@@ -36,9 +36,15 @@ const ScriptedFailureSchema = z.strictObject({
 export function stepProblem(step: unknown, faults: readonly string[], given = false): string | null {
   if (typeof step === 'function' && !given) return null;
   if (typeof step === 'string') return faults.includes(step) ? null : `unknown fault ${JSON.stringify(step)}; the faults are ${faults.join(', ')}`;
-  if (typeof step !== 'object' || step === null || Array.isArray(step)) {
-    const expected = given ? 'a reply, a failure {error} or a fault by name' : 'a reply, a failure {error}, a fault by name or a function';
-    return `expected ${expected}, got ${describe(step)}`;
+  const expected = given ? 'a reply, a failure {error} or a fault by name' : 'a reply, a failure {error}, a fault by name or a function';
+  if (typeof step !== 'object' || step === null || Array.isArray(step)) return `expected ${expected}, got ${describe(step)}`;
+  // Every field of a reply is optional, so any object would pass for an empty one: a Promise (an
+  // async function step), a Date, a Map. A step is written as a plain object.
+  const prototype = Object.getPrototypeOf(step) as object | null;
+  if (prototype !== Object.prototype && prototype !== null) {
+    if (step instanceof Promise) return `expected ${expected}, got a Promise${given ? " (an async function; a step's function answers synchronously)" : ''}`;
+    const name = (prototype as { constructor?: { name?: unknown } }).constructor?.name;
+    return `expected ${expected}, got ${typeof name === 'string' && name !== '' ? `a ${name}` : 'an object of a class'}`;
   }
   const parsed = ('error' in step ? ScriptedFailureSchema : ScriptedReplySchema).safeParse(step);
   return parsed.success ? null : `\n${z.prettifyError(parsed.error)}`;

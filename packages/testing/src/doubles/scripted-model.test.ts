@@ -106,6 +106,9 @@ describe('scriptedModel refuses a script it cannot play, when it is made', () =>
     ['a delay that is not a number', [{ text: 'x', delayMs: Number.NaN }], /scriptedModel: invalid script\[0\]:[\s\S]*delayMs/],
     ['a misspelt field', [{ txt: 'x' }], /scriptedModel: invalid script\[0\]:[\s\S]*txt/],
     ['a script that is not a list', 'hello', /scriptedModel: the script is a list of steps, got string/],
+    // Objects that are no plain object passed the reply check (all its fields are optional) and played an empty reply.
+    ['a step that is a Promise', [Promise.resolve({ text: 'x' })], /^scriptedModel: invalid script\[0\]: expected a reply, a failure \{error\}, a fault by name or a function, got a Promise$/],
+    ['a step that is a Date', [new Date(0)], /^scriptedModel: invalid script\[0\]: expected a reply, a failure \{error\}, a fault by name or a function, got a Date$/],
   ])('%s', (_, script, message) => {
     expect(() => scriptedModel(script as never)).toThrow(TypeError);
     expect(() => scriptedModel(script as never)).toThrow(message);
@@ -115,6 +118,29 @@ describe('scriptedModel refuses a script it cannot play, when it is made', () =>
     const model = scriptedModel([{ text: 'a' }, () => ({ text: 'b', chunkSize: 0 })]);
     await collect(model.stream(request()));
     await expect(collect(model.stream(request()))).rejects.toThrow(/scriptedModel: invalid script\[1\] \(what its function returned\):[\s\S]*chunkSize/);
+  });
+
+  it('refuses what an async function step gives (a Promise), instead of playing an empty reply', async () => {
+    const model = scriptedModel([async () => ({ text: 'hello' })] as never);
+    await expect(collect(model.stream(request()))).rejects.toThrow(
+      /^scriptedModel: invalid script\[0\] \(what its function returned\): expected a reply, a failure \{error\} or a fault by name, got a Promise \(an async function; a step's function answers synchronously\)$/,
+    );
+  });
+
+  it('says a function step threw, naming the step, not as a provider failure of its own', async () => {
+    const model = scriptedModel([{ text: 'a' }, (req) => ({ text: (req.messages.at(-1) as unknown as { content: Array<{ text: string }> }).content[5]!.text })]);
+    await collect(model.stream(request()));
+    const error = await collect(model.stream(request())).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toMatch(/^scriptedModel: script\[1\] \(a function of the request\) threw: TypeError: Cannot read properties of undefined \(reading 'text'\)$/);
+    expect((error as Error).cause).toBeInstanceOf(TypeError);
+  });
+
+  it('plays a ModelError a function step throws as that failure', async () => {
+    const model = scriptedModel([() => { throw new ModelError('transient', 'busy'); }]);
+    const error = await collect(model.stream(request())).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelError);
+    expect((error as ModelError).kind).toBe('transient');
   });
 });
 

@@ -132,7 +132,7 @@ async function* play(
   // A provider called with an aborted signal fails with the abort before it answers anything.
   request.signal.throwIfAborted();
   if (entry === undefined) throw new ModelError('fatal', `the script has no step for model call ${index + 1}`);
-  const given = typeof entry === 'function' ? entry(recorded, index) : entry;
+  const given = typeof entry === 'function' ? playFunction(entry, recorded, index) : entry;
   if (typeof entry === 'function') {
     const problem = stepProblem(given, MODEL_FAULTS, true);
     if (problem) throw invalidStep(index, problem, ' (what its function returned)');
@@ -177,6 +177,22 @@ async function* play(
   const usage = usageOf(call, recorded, content);
   const message: AssistantMessage = { role: 'assistant', content, usage, stopReason, model: modelId };
   yield { type: 'done', message, stopReason, usage };
+}
+
+/**
+ * A function step that throws is a bug in the test, not a provider failing: said as the script's,
+ * naming the step, or the turn reports a bare TypeError as the model's. A `ModelError` it throws is
+ * played as the failure it is.
+ */
+function playFunction(entry: (request: RecordedRequest, index: number) => ScriptedCall, recorded: RecordedRequest, index: number): ScriptedCall {
+  try {
+    return entry(recorded, index);
+  } catch (error) {
+    // A ModelError is a failure the step meant to play, as a provider throws one.
+    if (error instanceof ModelError) throw error;
+    const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    throw new TypeError(`scriptedModel: script[${index}] (a function of the request) threw: ${what}`, { cause: error });
+  }
 }
 
 function checkScript(script: unknown): void {

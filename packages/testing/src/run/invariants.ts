@@ -101,14 +101,16 @@ function policyAsDeclared(run: RunFacts, add: Add) {
     if (input.type === 'approval.needed') for (const id of input.toolCallIds) asked.add(id);
     if (input.type === 'tools.done') for (const r of input.results) answered.add(r.toolCallId);
   }
-  const refusedUnasked = new Map<string, string>();
+  const refusedUnasked = new Map<string, { reason: string; message: string }>();
   const started = new Set<string>();
   for (const line of run.journal) {
     // Refused without being asked, in a batch that was answered: the policy's deny (a denial of an asked call is the host's).
-    if (line.type === 'tool.refused' && !asked.has(line.toolCallId) && answered.has(line.toolCallId)) refusedUnasked.set(line.toolCallId, line.reason);
+    if (line.type === 'tool.refused' && !asked.has(line.toolCallId) && answered.has(line.toolCallId)) refusedUnasked.set(line.toolCallId, { reason: line.reason, message: line.message });
     if (line.type === 'tool.started') started.add(line.toolCallId);
   }
-  const deniedByPolicy = (id: string) => refusedUnasked.get(id) === 'denied';
+  const deniedByPolicy = (id: string) => refusedUnasked.get(id)?.reason === 'denied';
+  // What the model was told: a policy that threw or answered junk is a denial too, and its message says why.
+  const denial = (id: string) => `the agent's policy denied it (${refusedUnasked.get(id)?.message})`;
   run.path.steps.forEach(({ step }, i) => {
     if (step.do !== 'reply') return;
     step.calls.forEach((call, j) => {
@@ -119,13 +121,13 @@ function policyAsDeclared(run: RunFacts, add: Add) {
           return;
         case 'allow':
           if (asked.has(id)) said("the agent's policy asked about it");
-          else if (deniedByPolicy(id)) said("the agent's policy denied it");
+          else if (deniedByPolicy(id)) said(denial(id));
           return;
         case 'ask':
           if (!answered.has(id) || asked.has(id)) return;
           if (started.has(id)) said('the agent ran it without asking');
-          else if (deniedByPolicy(id)) said("the agent's policy denied it without asking");
-          else said(`the shell refused it without asking (${refusedUnasked.get(id) ?? 'no refusal recorded'})`);
+          else if (deniedByPolicy(id)) said(`${denial(id)} without asking`);
+          else said(`the shell refused it without asking (${refusedUnasked.get(id)?.reason ?? 'no refusal recorded'})`);
           return;
         case 'deny':
           if (asked.has(id)) said("the agent's policy asked about it");

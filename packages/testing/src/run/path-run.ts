@@ -61,6 +61,8 @@ export interface PathRun {
   coverage: { states: string[]; transitions: string[] };
   /** The agent's tools, as it was built with them. */
   tools: readonly Tool[];
+  /** Every invariant the run was checked for, by name: Tiller's (`INVARIANTS`), then your own. */
+  invariants: readonly string[];
   /** A readable account: the path, what broke, and the script to replay it with. */
   report(): string;
 }

@@ -4,17 +4,18 @@ import { createSessionLog } from '@tiller/session';
 import { createAgent, memoryJournal, resumeAgent, type AgentEvent, type AgentOptions, type JournalLine, type JournalStore } from '@tiller/shell';
 import { z } from 'zod';
 import { checkOptions, nonnegativeInt, positiveInt } from '../check-options.js';
-import { checkPathTools, parsePath } from '../parse-path.js';
+import { checkPathRetries, checkPathTools, parsePath } from '../parse-path.js';
 import { stepLabel, type AgentPath } from '../path-step.js';
 import { stateName } from '../turn-graph.js';
 import { actOn, type ActingRun } from './act-on-step.js';
+import { checkMade, checkMakeAgent, checkTools } from './check-made.js';
 import { describeRun } from './describe-run.js';
 import { DurableStore } from './durable-store.js';
-import { checkInvariants, type UserInvariant } from './invariants.js';
+import { checkInvariants, INVARIANTS, type UserInvariant } from './invariants.js';
 import { hostView } from './host-view.js';
 import { journalMirror } from './journal-mirror.js';
 import { parkAt } from './park-at-step.js';
-import type { AgentUnderTest, MakeAgent, PathRun, RunPathOptions } from './path-run.js';
+import type { MakeAgent, PathRun, RunPathOptions } from './path-run.js';
 import { Deviation, waiter } from './run-context.js';
 import { INPUT_OF } from './step-inputs.js';
 import { checkUserInvariants } from './user-invariants.js';
@@ -48,12 +49,23 @@ export async function runPath(script: AgentPath | string, makeAgent: MakeAgent, 
   const path = parsePath(script);
   const world = createWorld();
   const watched = toolWatcher(world);
-  const made = checkMade(makeAgent({ tools: (tools) => tools.map((t) => watched(t)) as never }));
+  checkMakeAgent(makeAgent);
+  const made = checkMade(
+    makeAgent({
+      tools: (tools) => {
+        checkTools(tools, 'world.tools');
+        return tools.map((t) => watched(t)) as never;
+      },
+    }),
+  );
   const { host, ...agentOptions } = made;
   // The shell's default is three retries (docs/shell.md).
-  world.attemptsBeforeGivingUp = (agentOptions.limits?.maxRetries ?? 3) + 1;
+  const maxRetries = agentOptions.limits?.maxRetries ?? 3;
+  world.attemptsBeforeGivingUp = maxRetries + 1;
   const base = agentOptionsFor(path, agentOptions, world, watched, options);
   checkPathTools('runPath', path, base.tools.map((t) => t.name));
+  // A maxRetries that is no count is createAgent's to refuse, naming it.
+  if (typeof maxRetries === 'number') checkPathRetries('runPath', path, maxRetries);
 
   const events: AgentEvent[] = [];
   const outcomes: TurnOutcome[] = [];
@@ -148,6 +160,7 @@ export async function runPath(script: AgentPath | string, makeAgent: MakeAgent, 
     states: mirror.states,
     coverage: { states: [...mirror.coveredStates], transitions: [...mirror.coveredTransitions] },
     tools: base.tools,
+    invariants: [...Object.keys(INVARIANTS), ...(options.invariants ?? []).map((i) => i.name)],
   };
   const broken = [
     ...deviations.map((message) => ({ invariant: 'follows-path', message })),
@@ -155,26 +168,6 @@ export async function runPath(script: AgentPath | string, makeAgent: MakeAgent, 
   ];
   broken.push(...checkUserInvariants(facts, broken, options.invariants ?? []));
   return { ...facts, passed: broken.length === 0, broken, report: () => describeRun(path, broken) };
-}
-
-/** The run gives these; one that makeAgent returns would be replaced without a word. */
-const GIVEN_BY_THE_RUN = ['model', 'session', 'journal'] as const;
-
-/** What makeAgent returned, checked before it is taken apart: a mistake here is the user's, so it is said as theirs. */
-function checkMade(made: unknown): AgentUnderTest {
-  if (typeof (made as PromiseLike<unknown> | undefined)?.then === 'function') {
-    throw new TypeError("runPath: makeAgent returned a Promise; return createAgent's options themselves (makeAgent is called synchronously, once per run)");
-  }
-  if (typeof made !== 'object' || made === null || Array.isArray(made)) {
-    const got = made === null ? 'null' : Array.isArray(made) ? 'an array' : typeof made === 'undefined' ? 'undefined' : `a ${typeof made}`;
-    throw new TypeError(`runPath: makeAgent must return createAgent's options (an object), got ${got}`);
-  }
-  // Left undefined (options spread from a shared object) they give nothing, so they are fine.
-  const given = GIVEN_BY_THE_RUN.filter((key) => (made as Record<string, unknown>)[key] !== undefined);
-  if (given.length > 0) {
-    throw new TypeError(`runPath: makeAgent returned ${given.join(', ')}; the run gives the model, the session and the journal, so leave them out`);
-  }
-  return made as AgentUnderTest;
 }
 
 /**
