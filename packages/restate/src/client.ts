@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type ApprovalDecision, type Entry, type TurnOutcome, UserMessage } from '@tiller/core';
+import { type ApprovalDecision, type Entry, start as startSnapshot, type TurnOutcome, UserMessage } from '@tiller/core';
 import { z } from 'zod';
 import type { ParkedApproval, RunningTurn } from './session-object.js';
 import type { TurnMessage } from './turn-message.js';
@@ -8,6 +8,7 @@ import { DurableClientError } from './errors/durable-client-error.js';
 import { DurableOptionsError } from './errors/durable-options-error.js';
 import { InvalidMessageError } from './errors/invalid-message-error.js';
 import { decisionList, decisionProblem } from './approval-decisions.js';
+import { dropMessages } from './drive-turn.js';
 
 export interface ConnectOptions {
   /** The Restate server's ingress, e.g. `http://127.0.0.1:8080`. */
@@ -156,7 +157,13 @@ export function connect(options: ConnectOptions): DurableClient {
       const checkedId = SessionId.safeParse(id);
       if (!checkedId.success) throw new DurableOptionsError(`client.session: invalid session id: ${checkedId.error.issues[0]!.message}`);
       const key = encodeURIComponent(id);
-      const post = (message: TurnMessage) => call<PostResult>(`${name}Inbox/${key}/post`, message);
+      const post = async (message: TurnMessage): Promise<PostResult> => {
+        const result = await call<PostResult>(`${name}Inbox/${key}/post`, message);
+        // The inbox still names the invocation of a turn that never finished (killed, or failed
+        // for good) until the next turn opens it: what it took for that turn reached no turn.
+        if (result.delivered === 'turn' && (await turnNeverFinished())) return { delivered: 'dropped', note: dropMessages(startSnapshot(), [message])[0]! };
+        return result;
+      };
       const session: DurableSession = {
         id,
         async prompt(input) {
@@ -174,7 +181,9 @@ export function connect(options: ConnectOptions): DurableClient {
         followUp: async (input) => post({ kind: 'follow_up', message: toUserMessage(input, 'followUp'), at: new Date().toISOString() }),
         approve: async (decisions) => post({ kind: 'approval', decisions: checkDecisions(decisions), at: new Date().toISOString() }),
         async abort(reason = 'aborted by the host') {
-          return (await call<{ aborted: boolean }>(`${name}Inbox/${key}/abort`, { reason })).aborted;
+          const { aborted } = await call<{ aborted: boolean }>(`${name}Inbox/${key}/abort`, { reason });
+          // Cancelling an invocation that has ended does nothing: no turn was running to abort.
+          return aborted && !(await turnNeverFinished());
         },
         async pendingApprovals() {
           const approval = await call<ParkedApproval | null>(`${name}/${key}/pendingApprovals`, null);
@@ -197,6 +206,11 @@ export function connect(options: ConnectOptions): DurableClient {
         if (!mark) return { live: null, mark };
         const end = await invocationEnd(mark.invocationId);
         return { live: end ? null : mark, mark, end };
+      };
+      /** Whether the session's `running` mark is that of a turn whose invocation ended before the turn did. */
+      const turnNeverFinished = async () => {
+        const { mark, end } = await liveTurn();
+        return mark !== null && end !== undefined;
       };
       return session;
     },

@@ -44,4 +44,19 @@ describe('resolveDurableOptions', () => {
     // The shell's own timers keep their bound.
     expect(() => resolveDurableOptions({ model, limits: { toolTimeoutMs: thirtyDays } }, 'serve')).toThrow(/at limits\.toolTimeoutMs/);
   });
+
+  it("refuses a tool or model time limit that Restate's cut of a step would beat, naming both sides", () => {
+    // Before: taken. A 40-minute tool under the default 15 + 15 minutes ran to its end, then its
+    // step was cut and replayed, and the model was told the call had been interrupted.
+    expect(() => resolveDurableOptions({ model, limits: { toolTimeoutMs: 40 * 60_000 } }, 'serve')).toThrow(
+      /^serve: invalid options: limits\.toolTimeoutMs \(2400000 ms\) is not below inactivityTimeoutMs \+ abortTimeoutMs \(1800000 ms\)[\s\S]*→ at limits\.toolTimeoutMs$/,
+    );
+    expect(() => resolveDurableOptions({ model, inactivityTimeoutMs: 500, abortTimeoutMs: 500 }, 'durableServices')).toThrow(/^durableServices: invalid options: limits\.toolTimeoutMs \(120000 ms\) is not below/);
+    expect(() => resolveDurableOptions({ model, limits: { firstTokenTimeoutMs: 31 * 60_000 } }, 'serve')).toThrow(/at limits\.firstTokenTimeoutMs$/);
+    expect(() => resolveDurableOptions({ model, limits: { streamIdleTimeoutMs: 31 * 60_000 } }, 'serve')).toThrow(/at limits\.streamIdleTimeoutMs$/);
+    // Raised to fit, the same limits are taken.
+    const long = resolveDurableOptions({ model, limits: { toolTimeoutMs: 40 * 60_000 }, inactivityTimeoutMs: 45 * 60_000 }, 'serve');
+    expect(long.limits.toolTimeoutMs).toBe(40 * 60_000);
+    expect(resolveDurableOptions({ model, inactivityTimeoutMs: 1_000 }, 'serve').inactivityTimeoutMs).toBe(1_000);
+  });
 });

@@ -96,10 +96,33 @@ export function resolveDurableOptions(options: DurableAgentOptions, entryPoint: 
   }
   if (approval.data !== undefined) limits = { ...limits, approvalTimeoutMs: approval.data };
   const resolved = { ...parsed.data, limits };
+  const cut = stepCutProblem(resolved);
+  if (cut) throw new DurableOptionsError(`${entryPoint}: invalid options: ${cut}`);
   try {
     resolved.compactor.validateOpts?.(resolved.compactorOptions, `${entryPoint} (compactorOptions)`);
   } catch (error) {
     throw new DurableOptionsError(`${entryPoint}: invalid compactorOptions: ${(error as Error).message}`);
   }
   return resolved;
+}
+
+/**
+ * The shell's time limits of a step's work, and what Restate does instead when it cuts the step
+ * first: it hears nothing from a worker while a step runs, and cuts the attempt once
+ * `inactivityTimeoutMs + abortTimeoutMs` have passed. The shell's limit must fire before that.
+ */
+const STEP_LIMITS = [
+  ['toolTimeoutMs', 'a tool that runs until its time limit would be cut after it ran, and the model told it was interrupted (an idempotent one run again, and cut again)'],
+  ['firstTokenTimeoutMs', 'a model call that waits that long for its first token would be cut and made again, never failing on its time limit'],
+  ['streamIdleTimeoutMs', 'a model stream that goes quiet that long would be cut and made again, never failing on its time limit'],
+] as const;
+
+function stepCutProblem(options: ResolvedDurableOptions): string | undefined {
+  const cutMs = options.inactivityTimeoutMs + options.abortTimeoutMs;
+  for (const [name, consequence] of STEP_LIMITS) {
+    const limitMs = options.limits[name];
+    if (limitMs < cutMs) continue;
+    return `limits.${name} (${limitMs} ms) is not below inactivityTimeoutMs + abortTimeoutMs (${cutMs} ms), after which Restate cuts a step: ${consequence}; raise inactivityTimeoutMs or lower the limit\n  → at limits.${name}`;
+  }
+  return undefined;
 }

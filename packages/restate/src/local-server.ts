@@ -4,6 +4,8 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { z } from 'zod';
+import { DurableOptionsError } from './errors/durable-options-error.js';
 import { LocalServerError } from './errors/local-server-error.js';
 
 export interface LocalServerOptions {
@@ -27,12 +29,24 @@ export interface LocalServer {
   stop(): Promise<void>;
 }
 
+// Checked before anything starts: each value goes into the server's config file or a path, where a
+// wrong one is a server that exits with no reason given, or Node's error about some argument.
+const LocalServerOptions = z.strictObject({
+  baseDir: z.string({ error: 'expected the path of a folder' }).min(1, 'expected the path of a folder').optional(),
+  fsync: z.boolean({ error: 'expected true or false' }).optional(),
+  retryIntervalMs: z.number({ error: 'expected a whole number of milliseconds above 0' }).int('expected a whole number of milliseconds above 0').positive('expected a whole number of milliseconds above 0').optional(),
+  logFile: z.string({ error: 'expected the path of a file' }).min(1, 'expected the path of a file').optional(),
+});
+
 /**
  * Starts a Restate server from the `@restatedev/restate-server` npm package, for tests, demos and
  * benchmarks: loopback only, free ports, a fresh data folder, no telemetry, no web UI. The binary
  * itself is spawned (not the npm wrapper), so the pid is the server's.
  */
-export async function startLocalServer(options: LocalServerOptions = {}): Promise<LocalServer> {
+export async function startLocalServer(given: LocalServerOptions = {}): Promise<LocalServer> {
+  const checked = LocalServerOptions.safeParse(given);
+  if (!checked.success) throw new DurableOptionsError(`startLocalServer: invalid options:\n${z.prettifyError(checked.error)}`);
+  const options = checked.data;
   const binary = serverBinary();
   const temporary = options.baseDir ? undefined : await mkdtemp(join(tmpdir(), 'tiller-restate-'));
   const baseDir = options.baseDir ?? temporary!;

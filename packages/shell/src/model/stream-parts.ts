@@ -9,7 +9,12 @@ import { ModelError, type ModelStreamPart, type TillerModel } from '@tiller/core
  */
 export function streamParts(model: TillerModel, stream: unknown): AsyncIterator<ModelStreamPart> {
   const iterate = (stream as { [Symbol.asyncIterator]?: unknown } | null | undefined)?.[Symbol.asyncIterator];
-  if (typeof iterate !== 'function') throw new ModelError('fatal', `${model.id}: stream(request) returned ${describe(stream)}, not an async iterable of stream parts`);
+  if (typeof iterate !== 'function') {
+    // An async function in place of an async generator: the call fails here, so a rejection of its
+    // promise would reach nobody, and Node ends the process for an unhandled one.
+    if (typeof (stream as { then?: unknown } | null | undefined)?.then === 'function') Promise.resolve(stream).catch(() => {});
+    throw new ModelError('fatal', `${model.id}: stream(request) returned ${describe(stream)}, not an async iterable of stream parts`);
+  }
   const parts = iterate.call(stream) as AsyncIterator<unknown>;
   let count = 0;
   return {

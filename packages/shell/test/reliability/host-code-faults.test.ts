@@ -406,6 +406,8 @@ describe('model streams that do not speak the stream protocol', () => {
   it.each([
     ['stream() returns undefined', () => undefined, 'stream(request) returned undefined, not an async iterable of stream parts'],
     ['stream() is an async function', async () => parts()(), 'stream(request) returned a Promise, not an async iterable of stream parts'],
+    // Before: the rejection was left unhandled, and Node ended the process (a durable worker too).
+    ['stream() is an async function that rejects', async () => Promise.reject(new Error('no API key')), 'stream(request) returned a Promise, not an async iterable of stream parts'],
     ['stream() returns an array', () => [], 'stream(request) returned an array, not an async iterable of stream parts'],
     ['a part that is null', parts(null), 'part 1 is null, not an object'],
     ['a part of a type the protocol does not have', parts({ type: 'text-delta', delta: 'hi' }, { type: 'finish' }), 'part 2 has type "finish", which is none of text-delta, thinking-delta, toolcall-delta, done'],
