@@ -89,8 +89,8 @@ export interface CoverageReport {
   toString(): string;
 }
 
-/** What coverage reads of a run. */
-type CoveredRun = { coverage: { states: readonly string[]; transitions: readonly string[] }; path: { iterations: number } };
+/** What `coverage` reads of a run: a `PathRun` has it. */
+export type CoveredRun = { coverage: { states: readonly string[]; transitions: readonly string[] }; path: { iterations: number } };
 
 /** What a set of runs covered of what the world can make the turn do (`reachableByTheWorld`). */
 export function coverage(runs: readonly CoveredRun[]): CoverageReport {

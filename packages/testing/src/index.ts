@@ -19,7 +19,7 @@ export type { CallClass } from './path-step.js';
 export { runPath, type AgentUnderTest, type AgentWorld, type MakeAgent, type PathRun, type RunPathOptions } from './run/run-path.js';
 export type { ToolRun } from './run/world.js';
 export { INVARIANTS, type BrokenInvariant, type InvariantName, type UserInvariant } from './run/invariants.js';
-export { assertFullCoverage, coverage, reachableByTheWorld, type CoverageReport, type TransitionKey } from './coverage.js';
+export { assertFullCoverage, coverage, reachableByTheWorld, type CoverageReport, type CoveredRun, type TransitionKey } from './coverage.js';
 export { unansweredCalls } from './transcript.js';
 export { schemaArbitrary, SchemaArbitraryError } from './schema-arbitrary.js';
 
