@@ -27,4 +27,8 @@ describe('runPath options', () => {
     );
   });
 
+  it('names stepTimeoutMs when a step waits longer than it (a tool slower than the limit)', async () => {
+    const run = await runPath(path, () => ({ tools: [slow] }), { stepTimeoutMs: 50 });
+    expect(run.broken.map((b) => b.message)).toContainEqual(expect.stringMatching(/waited 50 ms \(runPath's stepTimeoutMs\) for .*; the turn is in/));
+  });
 });
