@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { checkOptions } from '../check-options.js';
+import { checkLanguageModelScript } from './language-model-step-check.js';
 import {
   APICallError,
   type LanguageModelV3,
@@ -52,10 +53,11 @@ export interface ScriptedLanguageModel extends LanguageModelV3 {
  * provider parts a real model sends (text and reasoning blocks, tool-input deltas, the tool call,
  * the finish with usage) or fails as a provider fails. With it a host tests its
  * `fromLanguageModel(...)` wiring without a network. A call past the end of the script fails,
- * naming the call.
+ * naming the call. The script is checked here, step by step, naming a bad one.
  */
 export function scriptedLanguageModel(script: readonly LanguageModelStep[], options: { modelId?: string } = {}): ScriptedLanguageModel {
   checkOptions('scriptedLanguageModel', z.strictObject({ modelId: z.string().min(1).optional() }), options);
+  checkLanguageModelScript(script);
   const calls: LanguageModelCall[] = [];
   let lastPrompt: LanguageModelV3Prompt | undefined;
   const modelId = options.modelId ?? 'scripted-language-model';

@@ -22,7 +22,7 @@ export function waiter(agent: () => Agent, timeoutMs: number, stateOf: (agent: A
   return async (condition: () => boolean, what: string): Promise<void> => {
     const deadline = Date.now() + timeoutMs;
     for (let spins = 0; !condition(); spins++) {
-      if (Date.now() > deadline) throw new Deviation(`waited ${timeoutMs} ms for ${what}; the turn is in ${stateOf(agent())}`);
+      if (Date.now() > deadline) throw new Deviation(`waited ${timeoutMs} ms (runPath's stepTimeoutMs) for ${what}; the turn is in ${stateOf(agent())}`);
       await (spins < 200 ? new Promise((r) => setImmediate(r)) : new Promise((r) => setTimeout(r, 1)));
     }
   };

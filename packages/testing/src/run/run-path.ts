@@ -31,6 +31,15 @@ const RunPathOptionsSchema = z.strictObject({
         message: 'expected an invariant {name, check(run)}',
       }),
     )
+    // A run's broken invariants, and toHold, go by name: one name, one invariant.
+    .superRefine((invariants, ctx) => {
+      const seen = new Set<string>();
+      for (const [i, { name }] of invariants.entries()) {
+        if (Object.hasOwn(INVARIANTS, name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `the invariant ${JSON.stringify(name)} is one of Tiller's; give yours a name of its own` });
+        else if (seen.has(name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `two invariants are named ${JSON.stringify(name)}` });
+        seen.add(name);
+      }
+    })
     .optional(),
   stepTimeoutMs: positiveInt.optional(),
   toolTimeoutMs: positiveInt.optional(),
