@@ -12,6 +12,8 @@ import {
   type Usage,
   type UserMessage,
 } from '@tiller/core';
+import { z } from 'zod';
+import { checkOptions, nonnegativeInt } from './check-options.js';
 
 /** One step as a driver recorded it. */
 export interface DrivenStep {
@@ -52,7 +54,23 @@ export function userMessage(text: string): UserMessage {
   return { role: 'user', content: text };
 }
 
+/** The keys of the core's `TurnConfig`; their values are the core's to check (`start`). */
+const DriverConfig = z.strictObject({ maxIterations: z.unknown(), entries: z.unknown() }).partial();
+
+const DriverOptions = z.strictObject({
+  snapshot: z
+    .custom<TurnSnapshot>((value) => typeof (value as TurnSnapshot | null)?.context === 'object' && (value as TurnSnapshot).value !== undefined, {
+      message: 'expected a turn snapshot (start(config) or driver.snapshot)',
+    })
+    .optional(),
+  clockStart: nonnegativeInt.optional(),
+});
+
 export function createTurnDriver(config: TurnConfig = {}, options: { snapshot?: TurnSnapshot; clockStart?: number } = {}): TurnDriver {
+  // The core's start ignores a key it does not know: a misspelt one would leave its default in place.
+  const parsed = DriverConfig.safeParse(config);
+  if (!parsed.success) throw new TypeError(`createTurnDriver: invalid config:\n${z.prettifyError(parsed.error)}`);
+  checkOptions('createTurnDriver', DriverOptions, options);
   let snapshot = options.snapshot ?? start(config);
   let tick = options.clockStart ?? 0;
   let lastBlocking: BlockingEffect | undefined;
