@@ -68,6 +68,7 @@ export { turnMachine, type TurnMachine } from './turn/machine.js';
 export { parseEvent } from './turn/parse-event.js';
 export type { MachineEvent, InvalidEvent } from './turn/events.js';
 export { start, step, replay, replayFrom, type StepResult } from './turn/step.js';
+export { pendingEffect } from './turn/blocking-effect.js';
 export { persistSnapshot, restoreSnapshot, serializeSnapshot, type PersistedTurnSnapshot, type TurnSnapshot } from './turn/snapshot.js';
 // What a journal records of each step, so every reader (the shell's replay, the inspector, an
 // engine) checks a replay against the recording the same way, and splits a torn line the same way.

@@ -3,6 +3,7 @@ import {
   type BlockingEffect,
   type Effect,
   isBlockingEffect,
+  pendingEffect,
   start,
   step,
   type StopReason,
@@ -73,7 +74,7 @@ export function createTurnDriver(config: TurnConfig = {}, options: { snapshot?: 
   checkOptions('createTurnDriver', DriverOptions, options);
   let snapshot = options.snapshot ?? start(config);
   let tick = options.clockStart ?? 0;
-  let lastBlocking: BlockingEffect | undefined;
+  let lastBlocking = pendingEffect(snapshot);
   const steps: DrivenStep[] = [];
 
   const now = () => new Date(ORIGIN + 1000 * tick++).toISOString();

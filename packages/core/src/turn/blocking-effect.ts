@@ -1,5 +1,6 @@
 import type { TurnContext } from './context.js';
 import type { BlockingEffect } from './effects.js';
+import type { TurnSnapshot } from './snapshot.js';
 
 /**
  * The effect a blocking state issues on entry: the one the turn waits on, with the messages or
@@ -11,6 +12,16 @@ export function blockingEffect<T extends BlockingEffect['type']>(context: TurnCo
   const pending = turn?.pending;
   if (!turn || !pending || pending.type !== type) throw new Error(`the turn entered the state of ${type} while waiting on ${pending?.type ?? 'nothing'}`);
   return withPayload(context, pending) as Extract<BlockingEffect, { type: T }>;
+}
+
+/**
+ * The effect the turn waits on, rebuilt from a snapshot as its state issued it, or undefined when
+ * it waits on nothing. A host or a test that takes up a turn from a stored snapshot answers this
+ * effect by its `id`: the effects of the step that issued it are gone by then.
+ */
+export function pendingEffect(snapshot: TurnSnapshot): BlockingEffect | undefined {
+  const pending = snapshot.context.turn?.pending;
+  return pending ? withPayload(snapshot.context, pending) : undefined;
 }
 
 function withPayload(context: TurnContext, pending: NonNullable<NonNullable<TurnContext['turn']>['pending']>): BlockingEffect {
