@@ -189,6 +189,46 @@ describe('driveTurn', () => {
     expect(t.performed.filter((p) => p === 'run_tools')).toHaveLength(2);
   });
 
+  it('drops with a note, naming the call, a decision the batch cannot take: for a call it did not ask about, one that changes a decision, one sent when no approval waits', async () => {
+    const clock = { now: () => '' };
+    const model = oneRound(['a', 'b'], clock);
+    let asked = false;
+    let decided: unknown;
+    const t = memoryEngine((effect) => {
+      if (effect.type === 'run_tools' && !asked) {
+        asked = true;
+        return { type: 'approval.needed', id: effect.id, at: clock.now(), toolCallIds: ['a', 'b'] };
+      }
+      if (effect.type === 'run_tools') decided = effect.decisions;
+      return model(effect);
+    });
+    clock.now = t.now;
+    const approval = (toolCallId: string, decision: 'allow' | 'deny', at: string): TurnMessage => ({
+      kind: 'approval',
+      decisions: [decision === 'allow' ? { toolCallId, decision } : { toolCallId, decision, rationale: 'changed my mind' }],
+      at,
+    });
+    const park = t.engine.approvalParked;
+    t.engine.approvalParked = (effect) => {
+      if (effect) t.inbox.push(approval('zzz', 'allow', 'unknown'), approval('a', 'allow', 'first'), approval('a', 'deny', 'changed'), approval('a', 'allow', 'again'), approval('b', 'allow', 'last'));
+      // Sent after the batch was decided: it reaches the turn at its next boundary.
+      else t.inbox.push(approval('b', 'deny', 'late'));
+      park(effect);
+    };
+    const { outcome } = await driveTurn({ snapshot: start(), input: turnStart(t.now()), engine: t.engine });
+    expect(outcome).toMatchObject({ status: 'completed', iterations: 1 });
+    expect(decided).toEqual([
+      { toolCallId: 'a', decision: 'allow' },
+      { toolCallId: 'b', decision: 'allow' },
+    ]);
+    const notes = t.events.flatMap((e) => (e.type === 'event.ignored' && e.note.eventType === 'approval' ? [e.note] : []));
+    expect(notes).toEqual([
+      { eventType: 'approval', at: 'unknown', reason: 'tool call "zzz" is not waiting for approval (waiting: a, b)' },
+      { eventType: 'approval', at: 'changed', reason: 'tool call "a" is already decided (allow); a decision cannot be changed' },
+      { eventType: 'approval', at: 'late', reason: 'no tool call is waiting for approval' },
+    ]);
+  });
+
   it('drops a malformed approval that reaches the turn anyway with a note, and waits on for a good one; the first decision stays', async () => {
     const clock = { now: () => '' };
     const model = oneRound(['a'], clock);
@@ -220,9 +260,12 @@ describe('driveTurn', () => {
     expect(outcome).toMatchObject({ status: 'completed', iterations: 1 });
     expect(decided).toEqual([{ toolCallId: 'a', decision: 'allow' }]);
     const notes = t.events.flatMap((e) => (e.type === 'event.ignored' && e.note.eventType === 'approval' ? [e.note] : []));
-    expect(notes).toHaveLength(junk.length);
-    expect(notes.every((n) => n.at === 'then' && /^decision 0 is not a valid decision:/.test(n.reason))).toBe(true);
-    expect(notes[3]!.reason).toMatch(/at decision/);
+    expect(notes).toHaveLength(junk.length + 1);
+    const junkNotes = notes.slice(0, junk.length);
+    expect(junkNotes.every((n) => n.at === 'then' && /^decision 0 is not a valid decision:/.test(n.reason))).toBe(true);
+    expect(junkNotes[3]!.reason).toMatch(/at decision/);
+    // The deny came after the allow had decided the batch: it reached the turn with no approval waiting.
+    expect(notes.at(-1)).toMatchObject({ reason: 'no tool call is waiting for approval' });
   });
 
   it('ends the turn aborted, with every open call answered, when the engine reports a cancellation', async () => {

@@ -104,6 +104,8 @@ export async function driveTurn(options: DriveTurnOptions): Promise<DrivenTurn> 
     for (const message of await engine.takeMessages()) {
       const input = messageInput(message);
       if (input) await apply(input);
+      // Only a parked batch takes decisions; one that came before it, or after it was decided, decides nothing.
+      else engine.emit({ type: 'event.ignored', note: { eventType: 'approval', reason: NO_APPROVAL_WAITS, at: message.at } });
     }
   };
 
@@ -181,14 +183,20 @@ function messageInput(message: TurnMessage): TurnEvent | undefined {
   }
 }
 
-/** Decisions gathered for one parked batch: only its asked calls count, the first decision for each wins. */
+const NO_APPROVAL_WAITS = 'no tool call is waiting for approval';
+
+/**
+ * Decisions gathered for one parked batch: only its asked calls count, and a decision is final
+ * (two approvers, or a button pressed twice, must not flip a call while the rest waits). The
+ * reasons match the shell's `approve()`, which throws them where this can only note them.
+ */
 function parkApproval(effect: RequestApprovalEffect) {
-  const asked = new Set(effect.calls.map((c) => c.id));
+  const asked = effect.calls.map((c) => c.id);
   const decided = new Map<string, ApprovalDecision>();
   return {
     /**
-     * Takes the decisions for asked calls; complete once every asked call has one. What is not a
-     * decision is refused, each with the reason, and the rest of the list still counts.
+     * Takes the decisions for asked calls; complete once every asked call has one. A decision it
+     * cannot take is refused, each with the reason, and the rest of the list still counts.
      */
     take(decisions: unknown): { complete: boolean; refused: string[] } {
       const refused: string[] = [];
@@ -196,9 +204,16 @@ function parkApproval(effect: RequestApprovalEffect) {
         const problem = decisionProblem(raw, i);
         if (problem) return void refused.push(problem);
         const decision = raw as ApprovalDecision;
-        if (asked.has(decision.toolCallId) && !decided.has(decision.toolCallId)) decided.set(decision.toolCallId, decision);
+        const earlier = decided.get(decision.toolCallId);
+        if (!asked.includes(decision.toolCallId)) {
+          refused.push(`tool call "${decision.toolCallId}" is not waiting for approval (waiting: ${asked.join(', ')})`);
+        } else if (!earlier) {
+          decided.set(decision.toolCallId, decision);
+        } else if (!sameDecision(earlier, decision)) {
+          refused.push(`tool call "${decision.toolCallId}" is already decided (${earlier.decision}); a decision cannot be changed`);
+        }
       });
-      return { complete: decided.size === asked.size, refused };
+      return { complete: decided.size === asked.length, refused };
     },
     decided(at: string, timedOut: boolean): TurnEvent {
       const decisions: ApprovalDecision[] = effect.calls.map(
@@ -212,6 +227,11 @@ function parkApproval(effect: RequestApprovalEffect) {
       return { type: 'approval.decided', id: effect.id, at, decisions };
     },
   };
+}
+
+/** The same decision again (a retried request) changes nothing, so it is taken without a note. */
+function sameDecision(a: ApprovalDecision, b: ApprovalDecision): boolean {
+  return a.decision === 'allow' ? b.decision === 'allow' : b.decision === 'deny' && a.rationale === b.rationale;
 }
 
 
