@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { SessionOptionsError } from './errors.js';
+import { SessionOptionsError } from './errors/index.js';
 
 type Issue = z.core.$ZodIssue;
 

@@ -6,7 +6,7 @@ export { upgradeSessionFile } from './jsonl/upgrade-session-file.js';
 export { JsonlStore, type CreateOptions, type Durability, type JsonlStoreOptions } from './jsonl/jsonl-store.js';
 export { resumeContext, type ResumedContext } from './jsonl/resume-context.js';
 export { SESSION_FORMAT_VERSION, migrations, type Migration, type SessionFileHeader } from './jsonl/format.js';
-export * from './errors.js';
+export * from './errors/index.js';
 export type { ReadWarning } from './read-warning.js';
 export { CustomTypes, isReservedCustomType, type LabelData, type SessionNameData } from './custom-types.js';
 export { importPiSession, type ImportedEntry, type ImportPiOptions, type PiImport } from './pi/import-pi-session.js';

@@ -1,5 +1,5 @@
 import type { Entry } from '@tiller/core';
-import { AppendError } from './errors.js';
+import { AppendError } from './errors/index.js';
 import type { SessionStore } from './store.js';
 
 /** A store in memory: for tests, previews and sessions that need not outlive the process. */

@@ -1,4 +1,4 @@
-import type { FileLocation } from './errors.js';
+import type { FileLocation } from './errors/index.js';
 
 /**
  * Something a read skipped or changed while the rest loaded. `message` says it in one line:

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { assistantEntry, AT, chain, compactionEntry, userEntry } from '../test/entries.js';
 import { CustomTypes } from './custom-types.js';
-import { AppendError, SessionStoreError, UnknownEntryError } from './errors.js';
+import { AppendError, SessionStoreError, UnknownEntryError } from './errors/index.js';
 import { MemoryStore } from './memory-store.js';
 import { createSessionLog } from './session-log.js';
 

@@ -3,7 +3,7 @@ import { buildContext, type CustomEntry, type Entry, type Message } from '@tille
 import { CustomTypes, type LabelData, type SessionNameData } from './custom-types.js';
 import { z } from 'zod';
 import { checkOptions } from './check-options.js';
-import { AppendError, SessionOptionsError, UnknownEntryError } from './errors.js';
+import { AppendError, SessionOptionsError, UnknownEntryError } from './errors/index.js';
 import type { ReadWarning } from './read-warning.js';
 import type { SessionStore } from './store.js';
 import { addChild, entryTree, type TreeNode } from './entry-tree.js';

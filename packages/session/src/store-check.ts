@@ -1,5 +1,5 @@
 import type { Entry } from '@tiller/core';
-import { SessionStoreError } from './errors.js';
+import { SessionStoreError } from './errors/index.js';
 import { checkEntryShape } from './jsonl/check-entry-shape.js';
 import type { SessionStore } from './store.js';
 

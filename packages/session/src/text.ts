@@ -4,7 +4,7 @@
  */
 export { readSessionText, isSessionText, type SessionFileContents } from './read-session-text.js';
 export { labelsOf } from './labels.js';
-export { SessionError, SessionFileError } from './errors.js';
-export type { FileLocation, SessionErrorCode, SessionFileErrorCode } from './errors.js';
+export { SessionError, SessionFileError } from './errors/index.js';
+export type { FileLocation, SessionErrorCode, SessionFileErrorCode } from './errors/index.js';
 export type { ReadWarning } from './read-warning.js';
 export type { SessionFileHeader } from './jsonl/format.js';

@@ -1,6 +1,6 @@
 import type { Entry } from '@tiller/core';
 import { checkEntryShape } from './jsonl/check-entry-shape.js';
-import { AppendError } from './errors.js';
+import { AppendError } from './errors/index.js';
 
 /**
  * Checks a batch against the ids already in the log: every entry valid, every id new (in the log

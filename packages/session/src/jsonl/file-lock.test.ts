@@ -3,7 +3,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { useTempDir } from '../../test/temp-dir.js';
-import { SessionLockedError } from '../errors.js';
+import { SessionLockedError } from '../errors/index.js';
 import { acquireLock } from './file-lock.js';
 
 const tempDir = useTempDir('tiller-lock-');

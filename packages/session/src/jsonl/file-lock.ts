@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { link, readFile, unlink, writeFile } from 'node:fs/promises';
-import { SessionLockedError } from '../errors.js';
+import { SessionLockedError } from '../errors/index.js';
 
 export interface FileLock {
   readonly path: string;

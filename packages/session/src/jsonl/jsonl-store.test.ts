@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assistantEntry, chain, userEntry } from '../../test/entries.js';
-import { SessionFileError, SessionLockedError, SessionOptionsError } from '../errors.js';
+import { SessionFileError, SessionLockedError, SessionOptionsError } from '../errors/index.js';
 import { createSessionLog } from '../session-log.js';
 import { SESSION_FORMAT_VERSION, serializeEntry } from './format.js';
 import { JsonlStore, type JsonlStoreOptions } from './jsonl-store.js';

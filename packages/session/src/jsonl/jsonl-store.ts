@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import type { Entry } from '@tiller/core';
 import { z } from 'zod';
 import { checkOptions } from '../check-options.js';
-import { AppendError, SessionFileError, SessionOptionsError } from '../errors.js';
+import { AppendError, SessionFileError, SessionOptionsError } from '../errors/index.js';
 import type { ReadWarning } from '../read-warning.js';
 import type { SessionStore } from '../store.js';
 import { acquireLock, type FileLock } from './file-lock.js';

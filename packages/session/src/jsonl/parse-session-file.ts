@@ -1,7 +1,7 @@
 import type { Entry } from '@tiller/core';
 import { withoutByteOrderMark } from '../byte-order-mark.js';
 import { decodeUtf8 } from '../utf8.js';
-import { SessionFileError } from '../errors.js';
+import { SessionFileError } from '../errors/index.js';
 import { readWarning, type ReadWarning } from '../read-warning.js';
 import { checkEntryShape } from './check-entry-shape.js';
 import { checkLine, type LineCheck } from './check-line.js';

@@ -1,6 +1,6 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { buildContext, type Entry, type Message } from '@tiller/core';
-import { SessionFileError, SessionOptionsError } from '../errors.js';
+import { SessionFileError, SessionOptionsError } from '../errors/index.js';
 import { readWarning, type ReadWarning } from '../read-warning.js';
 import { createSessionLog } from '../session-log.js';
 import { checkEntryShape } from './check-entry-shape.js';

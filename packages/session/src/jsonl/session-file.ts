@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { open, rename, writeFile, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { SessionFileError } from '../errors.js';
+import { SessionFileError } from '../errors/index.js';
 import { notAFolder } from './file-in-the-way.js';
 import { HEADER_TYPE, SESSION_FORMAT_VERSION, serializeHeader, type SessionFileHeader } from './format.js';
 import type { CreateOptions, Durability } from './jsonl-store.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { SessionFileError, SessionOptionsError } from '../errors.js';
+import { SessionFileError, SessionOptionsError } from '../errors/index.js';
 import { acquireLock } from './file-lock.js';
 import { SESSION_FORMAT_VERSION, serializeEntry, serializeHeader } from './format.js';
 import { JsonlStore } from './jsonl-store.js';

@@ -1,7 +1,7 @@
 import { Entry, type BranchSummaryEntry, type CompactionEntry } from '@tiller/core';
 import { z } from 'zod';
 import { checkOptions } from '../check-options.js';
-import { SessionOptionsError } from '../errors.js';
+import { SessionOptionsError } from '../errors/index.js';
 import { CustomTypes } from '../custom-types.js';
 import { hostMetaOf, isRecord, PI_FORMAT_VERSION, piStashOf, TILLER_META_FIELD, type PiRecord, type PiSessionHeader } from './pi-format.js';
 import { tillerMessageToPi } from './pi-messages.js';

@@ -3,7 +3,7 @@ import { generatePiSession, readFixture, recordedFixtures } from '@tiller/testin
 import { describe, expect, it } from 'vitest';
 import { contextDifferences, piContext } from '../../test/pi-reference.js';
 import { CustomTypes } from '../custom-types.js';
-import { PiImportError } from '../errors.js';
+import { PiImportError } from '../errors/index.js';
 import { exportPiSession } from './export-pi-session.js';
 import { importPiSession } from './import-pi-session.js';
 

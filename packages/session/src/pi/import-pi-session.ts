@@ -3,7 +3,7 @@ import { withoutByteOrderMark } from '../byte-order-mark.js';
 import { CustomTypes, isReservedCustomType } from '../custom-types.js';
 import { z } from 'zod';
 import { checkOptions } from '../check-options.js';
-import { PiImportError, SessionOptionsError } from '../errors.js';
+import { PiImportError, SessionOptionsError } from '../errors/index.js';
 import { ownValue } from '../own-value.js';
 import { readWarning, type ReadWarning } from '../read-warning.js';
 import {

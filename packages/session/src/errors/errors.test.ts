@@ -1,9 +1,10 @@
 import { expect, it } from 'vitest';
-import * as errors from './errors.js';
+import * as errors from './index.js';
 
 it('isInstance recognises errors of another copy of the package, where instanceof does not', async () => {
-  // A second evaluation of the module: what two installed copies of @tiller/session give a process.
-  const other = (await import(/* @vite-ignore */ `./errors.js?copy=${Date.now()}`)) as typeof errors;
+  // Second evaluations of the modules: what two installed copies of @tiller/session give a process.
+  const copy = Date.now();
+  const other = (await import(/* @vite-ignore */ `./append-error.js?copy=${copy}`)) as typeof import('./append-error.js');
   expect(other.AppendError).not.toBe(errors.AppendError);
   const theirs = new other.AppendError('closed', 'e1', 'closed');
   expect(theirs instanceof errors.AppendError).toBe(false);
@@ -11,6 +12,17 @@ it('isInstance recognises errors of another copy of the package, where instanceo
   expect(errors.AppendError.isInstance(theirs)).toBe(true);
   expect(errors.SessionLockedError.isInstance(theirs)).toBe(false);
   expect(theirs.code).toBe('closed');
+  // The base of the other copy is another class too: only the marker is shared.
+  const otherBase = (await import(/* @vite-ignore */ `./session-error.js?copy=${copy}`)) as typeof import('./session-error.js');
+  class TheirLockedError extends otherBase.SessionError {
+    override readonly name = 'SessionLockedError';
+    readonly code = 'locked';
+  }
+  const locked = new TheirLockedError('locked');
+  expect(locked instanceof errors.SessionError).toBe(false);
+  expect(errors.SessionError.isInstance(locked)).toBe(true);
+  expect(errors.SessionLockedError.isInstance(locked)).toBe(true);
+  expect(errors.SessionError.isInstance(new Error('plain'))).toBe(false);
 });
 
 it('every error of the package has a code and is a SessionError', () => {
