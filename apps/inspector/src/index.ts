@@ -8,6 +8,8 @@
  */
 export { serveInspector, type InspectorServer, type ServeInspectorOptions } from './node/serve-inspector.js';
 export { writeInspectorHtml } from './node/write-inspector-html.js';
-export { InspectorSourceError, resolveInspectorSource, type InspectorSource } from './node/resolve-source.js';
+export { resolveInspectorSource, type InspectorSource } from './node/resolve-source.js';
 export { buildPage } from './node/page-html.js';
-export { InspectorOptionsError } from './node/inspector-options-error.js';
+export { InspectorError, type InspectorErrorCode } from './errors/inspector-error.js';
+export { InspectorOptionsError } from './errors/inspector-options-error.js';
+export { InspectorSourceError } from './errors/inspector-source-error.js';

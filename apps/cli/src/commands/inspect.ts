@@ -30,7 +30,7 @@ export const inspectCommand = defineCommand({
       try {
         io.stdout.write(`${await writeInspectorHtml(file, options.html)}\n`);
       } catch (error) {
-        if (error instanceof InspectorSourceError) throw new CliError(`tiller inspect: ${error.message}`, ExitCode.input);
+        if (InspectorSourceError.isInstance(error)) throw new CliError(`tiller inspect: ${error.message}`, ExitCode.input);
         // A place the file cannot go (a missing folder, a folder given as the file), found before any work.
         if (InspectorOptionsError.isInstance(error) && error.option === 'out') throw inputError(`--html: ${error.reason}`);
         throw writeFailure(options.html, error) ?? error;

@@ -23,7 +23,7 @@ export async function serveJournal(file: string, io: Io, options: ServeJournalOp
     return server;
   } catch (error) {
     const command = options.command ?? 'inspect';
-    if (error instanceof InspectorSourceError) throw new CliError(`tiller ${command}: ${error.message}`, ExitCode.input);
+    if (InspectorSourceError.isInstance(error)) throw new CliError(`tiller ${command}: ${error.message}`, ExitCode.input);
     // Nothing wrong with the command line or the file: the port is taken, so the work could not be done.
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       throw new CliError(`tiller ${command}: --port ${options.port}: the port is in use on 127.0.0.1; give another, or leave --port out for a free one`, ExitCode.failed);

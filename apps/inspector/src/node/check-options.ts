@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { InspectorOptionsError } from './inspector-options-error.js';
+import { InspectorOptionsError } from '../errors/inspector-options-error.js';
 
 /**
  * `value` read through `schema`, or an `InspectorOptionsError` naming `entryPoint`, the first bad

@@ -1,6 +1,7 @@
 import { access, open } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { journalPathFor } from '@tiller/shell';
+import { InspectorSourceError } from '../errors/inspector-source-error.js';
 import { withoutByteOrderMark } from '../journal/byte-order-mark.js';
 
 /** The files behind an inspection: a journal, and the session file it belongs to when there is one. */
@@ -8,10 +9,6 @@ export interface InspectorSource {
   journal: string;
   session: string | undefined;
   name: string;
-}
-
-export class InspectorSourceError extends Error {
-  override readonly name = 'InspectorSourceError';
 }
 
 const exists = (path: string) => access(path).then(() => true, () => false);
@@ -38,7 +35,7 @@ async function firstLine(path: string, file: string): Promise<string> {
     if (text.length >= MAX_FIRST_LINE) throw new InspectorSourceError(`${file}: line 1 runs past 1 MiB without ending: this is neither a Tiller journal nor a session file`);
     return withoutByteOrderMark(text.toString('utf8'));
   } catch (error) {
-    if (error instanceof InspectorSourceError) throw error;
+    if (InspectorSourceError.isInstance(error)) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EISDIR') throw new InspectorSourceError(`${file} is a directory: give a journal, or a session file with its journal beside it`);
     throw new InspectorSourceError(`${file}: cannot be read (${(error as Error).message})`, { cause: error });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordNotebookSession, type RecordedFiles } from '../../scripts/make-journals.js';
-import { InspectorOptionsError } from './inspector-options-error.js';
+import { InspectorOptionsError } from '../errors/inspector-options-error.js';
 import { serveInspector } from './serve-inspector.js';
 
 let dir: string;

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InspectorOptionsError } from './inspector-options-error.js';
+import { InspectorOptionsError } from '../errors/inspector-options-error.js';
 import { writeInspectorHtml } from './write-inspector-html.js';
 
 let dir: string;

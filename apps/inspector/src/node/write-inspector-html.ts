@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { withConfig } from '../page-config.js';
-import { InspectorOptionsError } from './inspector-options-error.js';
+import { InspectorOptionsError } from '../errors/inspector-options-error.js';
 import { whyNotWritable } from './output-place.js';
 import { pageHtml } from './page-html.js';
 import { resolveInspectorSource } from './resolve-source.js';
