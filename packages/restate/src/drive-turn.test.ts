@@ -273,8 +273,13 @@ describe('driveTurn', () => {
     const model = oneRound(['a', 'b'], clock);
     const t = memoryEngine((effect) => (effect.type === 'run_tools' ? new Error('cancelled') : model(effect)));
     clock.now = t.now;
+    // Sent while the tools ran, before the cancellation: it decides nothing, and says why.
+    t.during.set('run_tools', [{ kind: 'approval', decisions: [{ toolCallId: 'a', decision: 'allow' }], at: 'during' }]);
     const { outcome, snapshot } = await driveTurn({ snapshot: start(), input: turnStart(t.now()), engine: t.engine });
     expect(outcome).toMatchObject({ status: 'aborted', reason: 'stopped by the host' });
+    expect(t.events.filter((e) => e.type === 'event.ignored')).toEqual([
+      { type: 'event.ignored', note: { eventType: 'approval', reason: 'the turn ended (aborted) before it took the decision', at: 'during' } },
+    ]);
     const results = t.persisted.flatMap((e) => (e.kind === 'message' && e.message.role === 'toolResult' ? [e.message] : []));
     expect(results.map((r) => [r.toolCallId, r.isError])).toEqual([
       ['a', true],

@@ -100,12 +100,12 @@ export async function driveTurn(options: DriveTurnOptions): Promise<DrivenTurn> 
 
   const pendingId = () => snapshot.context.turn?.pending?.id;
 
-  const takeAll = async () => {
+  /** Steps what came for the turn. Only a parked batch takes decisions: one that came before it, or after it was decided, decides nothing. */
+  const takeAll = async (approvalReason = NO_APPROVAL_WAITS) => {
     for (const message of await engine.takeMessages()) {
       const input = messageInput(message);
       if (input) await apply(input);
-      // Only a parked batch takes decisions; one that came before it, or after it was decided, decides nothing.
-      else engine.emit({ type: 'event.ignored', note: { eventType: 'approval', reason: NO_APPROVAL_WAITS, at: message.at } });
+      else engine.emit({ type: 'event.ignored', note: { eventType: 'approval', reason: approvalReason, at: message.at } });
     }
   };
 
@@ -145,7 +145,7 @@ export async function driveTurn(options: DriveTurnOptions): Promise<DrivenTurn> 
     const cancelled = await engine.cancellation(error);
     if (!cancelled) throw error;
     // What came for the turn is its own: stepped before the abort, the core drops it with a note.
-    await takeAll();
+    await takeAll('the turn ended (aborted) before it took the decision');
     await apply({ type: 'abort', at: await engine.now(), reason: cancelled.reason });
   }
   if (!outcome) throw new Error('the turn stopped without an outcome: the core is waiting on no effect the driver can carry out');
