@@ -21,3 +21,13 @@ it('the docs/session.md example outlines a damaged session file from its text', 
   ]);
   expect(outlineSessionText('{"type":"header"}\n', 'run.journal.jsonl')).toEqual(['run.journal.jsonl is not a session file']);
 });
+
+it('docs/session.md quotes the example as it is', async () => {
+  // The guide shows the file's code (less its opening comment); a change to one must reach the other.
+  const { readFile } = await import('node:fs/promises');
+  const guide = await readFile(new URL('../../../docs/session.md', import.meta.url), 'utf8');
+  const source = await readFile(new URL('./outline-session-text.ts', import.meta.url), 'utf8');
+  const quoted = /From \[`packages\/session\/examples\/outline-session-text\.ts`\][^\n]*\n\n```ts\n([\s\S]*?)```/.exec(guide)?.[1];
+  expect(quoted).toBeDefined();
+  expect(source.replace(/^(\/\/[^\n]*\n)+/, '')).toBe(quoted);
+});

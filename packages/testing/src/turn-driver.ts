@@ -68,7 +68,7 @@ const DriverOptions = z.strictObject({
 });
 
 export function createTurnDriver(config: TurnConfig = {}, options: { snapshot?: TurnSnapshot; clockStart?: number } = {}): TurnDriver {
-  // The core's start ignores a key it does not know: a misspelt one would leave its default in place.
+  // Checked here as well as by the core's start, so the error names createTurnDriver.
   const parsed = DriverConfig.safeParse(config);
   if (!parsed.success) throw new TypeError(`createTurnDriver: invalid config:\n${z.prettifyError(parsed.error)}`);
   checkOptions('createTurnDriver', DriverOptions, options);

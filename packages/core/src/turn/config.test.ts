@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Entry } from '../schema/entry.js';
 import { resolveTurnConfig } from './config.js';
+import { replay, start } from './step.js';
 import { TurnConfigError } from './turn-config-error.js';
 
 const entry = (id: string, parentId: string | null): Entry => ({ id, parentId, at: 'x', kind: 'message', message: { role: 'user', content: id } });
@@ -21,5 +22,11 @@ describe('resolveTurnConfig', () => {
     expect(() => resolveTurnConfig({ entries: [entry('a', null), entry('c', 'b')] })).toThrow(/entries\[1\]\.parentId: expected "a"/);
     expect(() => resolveTurnConfig({ entries: { length: 0 } as never })).toThrow(/expected an array of entries\n.*at entries/);
     expect(() => resolveTurnConfig({ entries: [entry('a', null), null as never] })).toThrow(/entries\[1\]: expected an entry object/);
+  });
+
+  it('refuses a key it does not know, so a misspelt limit is not silently left at its default', () => {
+    expect(() => start({ maxIteration: 4 } as never)).toThrow(TurnConfigError);
+    expect(() => start({ maxIteration: 4 } as never)).toThrow(/Unrecognized key: "maxIteration"/);
+    expect(() => replay({ entris: [] } as never, [])).toThrow(/"entris"/);
   });
 });

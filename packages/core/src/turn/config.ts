@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { Entry, EntryKind } from '../schema/entry.js';
 import { TurnConfigError } from './turn-config-error.js';
 
-export const TurnConfig = z.object({
+// Strict: a misspelt key (`maxIteration`) is refused, never ignored with its default left in place.
+export const TurnConfig = z.strictObject({
   /** Model calls that may use tools in one turn; after that many tool rounds, one final call without tools. */
   maxIterations: z.number().int().nonnegative().default(25),
   /**

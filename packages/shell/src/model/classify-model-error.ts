@@ -25,7 +25,8 @@ const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE
  * (everything else: bad key, bad request).
  */
 export function classifyModelError(error: unknown): ModelError {
-  if (error instanceof ModelError) return error;
+  // By its marker, not `instanceof`: another copy of @tiller/core makes the same error with another class.
+  if (ModelError.isInstance(error)) return error;
   if (RetryError.isInstance(error)) return classifyModelError(error.lastError);
   const message = describe(error);
   if (APICallError.isInstance(error)) {

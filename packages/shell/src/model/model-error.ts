@@ -9,7 +9,8 @@ export interface ModelFailure extends LlmFailure {
 /** How a thrown value ends a call: aborted when the turn's signal fired, else the error's own kind (fatal when unknown). */
 export function toModelFailure(error: unknown, signal: AbortSignal): ModelFailure {
   if (signal.aborted) return { kind: 'aborted', message: abortReason(signal) };
-  if (error instanceof ModelError) {
+  // By its marker, not `instanceof`: a model built on another copy of @tiller/core throws that copy's class.
+  if (ModelError.isInstance(error)) {
     return { kind: error.kind, message: error.message, ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }) };
   }
   return { kind: 'fatal', message: describeThrown(error) };

@@ -142,6 +142,17 @@ describe('scriptedModel refuses a script it cannot play, when it is made', () =>
     expect(error).toBeInstanceOf(ModelError);
     expect((error as ModelError).kind).toBe('transient');
   });
+
+  it('plays a ModelError from another copy of @tiller/core as that failure too', async () => {
+    // A second instance of the module, as a test's own copy of @tiller/core (another version) makes.
+    const secondCopy = `${new URL('../../../core/src/model/model-error.ts', import.meta.url).pathname}?second-copy`;
+    const copy = (await import(/* @vite-ignore */ secondCopy)) as { ModelError: typeof ModelError };
+    expect(copy.ModelError).not.toBe(ModelError);
+    const model = scriptedModel([() => { throw new copy.ModelError('overflow', 'too long'); }]);
+    const error = await collect(model.stream(request())).catch((e: unknown) => e);
+    expect(ModelError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ kind: 'overflow', message: 'too long' });
+  });
 });
 
 describe('scriptedModel on a call whose signal is already aborted', () => {

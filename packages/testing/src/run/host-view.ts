@@ -14,7 +14,8 @@ export function hostView(agent: Agent, world: World, generation: number, misuse:
           return (input: Parameters<Agent['prompt']>[0]) => {
             const turn = target.prompt(input);
             turn.catch((error: unknown) => {
-              if (error instanceof AgentBusyError && live()) misuse(`the host called prompt() while a turn was running: ${error.message}`);
+              // By its marker: the host's agent may come from another copy of @tiller/shell.
+              if (AgentBusyError.isInstance(error) && live()) misuse(`the host called prompt() while a turn was running: ${error.message}`);
             });
             return turn;
           };
