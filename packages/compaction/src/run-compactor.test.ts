@@ -116,4 +116,56 @@ describe('runCompactor', () => {
       expect(run).toMatchObject({ meta: { compacted: false, error: run.breach }, appended: [] });
     }
   });
+
+  describe('the entries a compactor appends', () => {
+    /** A compactor that appends what `make` builds from the path, and says it compacted. */
+    const appending = (name: string, make: (path: readonly Entry[]) => unknown[], compacted = true): Compactor => ({
+      name,
+      maybeCompact: async (acc) => {
+        const appended = make(acc.path) as Entry[];
+        const meta = compacted
+          ? { compacted: true as const, appended, strategy: name, tokensBefore: 100, tokensAfter: 10, tokensRemoved: 90, dropped: acc.path.slice(0, 1), clearedEntryIds: [], midRound: false }
+          : { compacted: false as const, appended };
+        return { acc: { path: [...acc.path, ...appended] }, meta };
+      },
+    });
+    const compaction = (path: readonly Entry[], over: Record<string, unknown> = {}) => ({
+      kind: 'compaction',
+      id: 'c1',
+      parentId: path.at(-1)!.id,
+      at: '2026-01-01T00:00:01.000Z',
+      summary: 'earlier work',
+      firstKeptEntryId: path.at(-2)!.id,
+      tokensBefore: 100,
+      tokensAfter: 10,
+      compactedEntryIds: [],
+      ...over,
+    });
+
+    it('discards entries the session log or the turn would refuse, naming the entry and the field (before: the turn failed, or the agent stopped for good on a repeated id)', async () => {
+      const path = pathOf(...toolLoop(3));
+      const cases: Array<[string, (path: readonly Entry[]) => unknown[], RegExp]> = [
+        ['a summary that is a number', (p) => [compaction(p, { summary: 42 })], /appended\[0\] \(id "c1"\) is not an entry: summary: expected a string/],
+        ['not an object', () => ['a compaction'], /appended\[0\] is not an entry: \(the entry\): expected an object/],
+        ['a parent that is not the leaf', (p) => [compaction(p, { parentId: p[0]!.id })], /appended\[0\] \(id "c1"\) has parent "u", expected "r2": a compactor only appends to the end of the path/],
+        ['no parent', (p) => [compaction(p, { parentId: null })], /appended\[0\] \(id "c1"\) has parent null, expected "r2"/],
+        ['an id already in the path', (p) => [compaction(p, { id: 'a0' })], /appended\[0\] reuses the id "a0" of an entry in the path/],
+        ['one id twice', (p) => [compaction(p), compaction(p, { parentId: 'c1' })], /appended\[1\] reuses the id "c1" of appended\[0\]/],
+      ];
+      for (const [label, make, message] of cases) {
+        const run = await runCompactor(appending('sloppy', make), { path }, ctx);
+        expect(run.breach, label).toMatch(/^the compactor sloppy broke its contract: /);
+        expect(run.breach, label).toMatch(message);
+        expect(run, label).toMatchObject({ meta: { compacted: false, error: run.breach }, appended: [], ledger: undefined });
+      }
+    });
+
+    it('discards entries appended by a compactor that says it did not compact (before: they joined the log while the meta said nothing happened)', async () => {
+      const path = pathOf(...toolLoop(3));
+      const run = await runCompactor(appending('quiet', (p) => [compaction(p)], false), { path }, ctx);
+      expect(run.breach).toMatch(/the compactor quiet broke its contract: it appended 1 entry but its meta says compacted: false/);
+      expect(run.appended).toEqual([]);
+    });
+  });
 });
+

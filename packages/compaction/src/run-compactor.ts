@@ -1,4 +1,5 @@
 import type { CompactionMeta as JournalMeta, Entry } from '@tiller/core';
+import { appendedEntriesProblem } from './appended-entries-problem.js';
 import type { CompactionAcc, CompactionContext, CompactionHooks, CompactionMeta, Compactor } from './compactor.js';
 import type { TokenLedger } from './token-ledger.js';
 
@@ -34,7 +35,11 @@ export async function runCompactor<Opts>(compactor: Compactor<Opts>, acc: Compac
     const breach = `the compactor ${compactor.name} threw: ${describeThrown(error)}; it compacted nothing`;
     return { ...unchanged({ compacted: false, error: breach }), breach };
   }
-  const problem = shapeProblem(outcome) ?? appendOnlyProblem(acc.path, outcome.acc.path, outcome.meta.appended);
+  const problem =
+    shapeProblem(outcome) ??
+    appendOnlyProblem(acc.path, outcome.acc.path, outcome.meta.appended) ??
+    appendedEntriesProblem(acc.path, outcome.meta.appended) ??
+    unreportedProblem(outcome.meta);
   if (problem) {
     const breach = `the compactor ${compactor.name} broke its contract: ${problem}; its result was discarded`;
     return { ...unchanged({ compacted: false, error: breach }), breach };
@@ -102,6 +107,16 @@ function appendOnlyProblem(before: readonly Entry[], after: readonly Entry[], ap
     if (after[before.length + i]?.id !== entry.id) return `appended[${i}] is not at the end of its path`;
   }
   return null;
+}
+
+/**
+ * Entries appended by a compactor whose meta says it did not compact: the context would change
+ * while the journal, the events and the hooks say nothing happened.
+ */
+function unreportedProblem(meta: CompactionMeta): string | null {
+  if (meta.compacted || meta.appended.length === 0) return null;
+  const count = meta.appended.length;
+  return `it appended ${count} ${count === 1 ? 'entry' : 'entries'} but its meta says compacted: false (a compaction that appends says compacted: true)`;
 }
 
 /** The meta as the core's `compaction.done` carries it. */

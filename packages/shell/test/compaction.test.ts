@@ -1,5 +1,5 @@
-import { type Compactor, WindowManager } from '@tiller/compaction';
-import type { CompactionEntry } from '@tiller/core';
+import { type Compactor, compactionEntry, WindowManager } from '@tiller/compaction';
+import type { CompactionEntry, Entry } from '@tiller/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool, modelSummarizer, type AgentEvent } from '../src/index.js';
@@ -129,4 +129,30 @@ describe('compaction through the shell', () => {
     expect(events.find((e) => e.type === 'compaction.finished')).toMatchObject({ meta: { compacted: false, error: message } });
     expect(events.filter((e) => e.type === 'shell.error')).toMatchObject([{ where: 'compaction', message }]);
   });
+
+  it('discards a compaction entry that repeats an id of the log or does not continue the path, and the agent goes on (before: the turn failed, or the agent stopped for good)', async () => {
+    const appendsBadly = (name: string, fields: (path: readonly Entry[]) => Partial<CompactionEntry>): Compactor<unknown> => ({
+      name,
+      maybeCompact: async (acc, ctx) => {
+        if (acc.path.length < 3) return { acc, meta: { compacted: false, appended: [] } };
+        const entry = compactionEntry(
+          { summary: 'earlier work', firstKeptEntryId: acc.path.at(-1)!.id, tokensBefore: 100, tokensAfter: 10, compactedEntryIds: [] },
+          { id: 'compaction-1', parentId: acc.path.at(-1)!.id, at: new Date().toISOString() },
+        );
+        const appended = { ...entry, ...fields(acc.path) } as CompactionEntry;
+        const meta = { compacted: true as const, appended: [appended], strategy: name, tokensBefore: 100, tokensAfter: 10, tokensRemoved: 90, dropped: [], clearedEntryIds: [], midRound: ctx.midRound };
+        return { acc: { path: [...acc.path, appended] }, meta };
+      },
+    });
+    for (const compactor of [appendsBadly('repeats', (path) => ({ id: path[0]!.id })), appendsBadly('roots', () => ({ parentId: null }))]) {
+      const agent = createAgent({ model: scriptedModel([{ toolCalls: [{ name: 'read_page', args: { page: 1 } }] }, { text: 'read' }, { text: 'again' }]), tools: [readPage], compactor });
+      const events = recordEvents(agent);
+      expect(await agent.prompt('read page 1')).toMatchObject({ status: 'completed' });
+      expect(await agent.prompt('and again')).toMatchObject({ status: 'completed' });
+      expect(events.find((e) => e.type === 'shell.error')).toMatchObject({ where: 'compaction', message: expect.stringMatching(new RegExp(`the compactor ${compactor.name} broke its contract: appended\\[0\\]`)) });
+      expect(agent.session.path().filter((e) => e.kind === 'compaction')).toEqual([]);
+      expect(agent.session.size).toBe(6);
+    }
+  });
 });
+
