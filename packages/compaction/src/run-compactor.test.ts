@@ -166,6 +166,35 @@ describe('runCompactor', () => {
       expect(run.breach).toMatch(/the compactor quiet broke its contract: it appended 1 entry but its meta says compacted: false/);
       expect(run.appended).toEqual([]);
     });
+
+    it('discards a compaction entry that keeps from an entry not in the path (before: the model was sent the summary alone, the turn it was in included, with no word)', async () => {
+      const path = pathOf(...toolLoop(3));
+      for (const [label, over] of [
+        ['a mistyped id', { firstKeptEntryId: 'r-2' }],
+        ['its own id', { firstKeptEntryId: 'c1' }],
+      ] as const) {
+        const run = await runCompactor(appending('typo', (p) => [compaction(p, over)]), { path }, ctx);
+        expect(run.breach, label).toMatch(
+          new RegExp(`appended\\[0\\] \\(id "c1"\\) keeps from "${over.firstKeptEntryId}", which is not an entry of the path before it: the model would see the summary alone`),
+        );
+        expect(run.appended, label).toEqual([]);
+      }
+      // The last reply, or the first entry, are entries of the path.
+      for (const firstKeptEntryId of ['a2', 'u']) {
+        expect((await runCompactor(appending('fine', (p) => [compaction(p, { firstKeptEntryId })]), { path }, ctx)).breach).toBeUndefined();
+      }
+    });
+
+    it('discards a compaction entry that keeps a tool result and drops its call (before: the result was sent as a note with its call gone, with no word)', async () => {
+      const path = pathOf(user('read three files', 'u'), assistant([call('c0', 'read', { path: 'a' }), call('c1', 'read', { path: 'b' })], { id: 'a0' }), result('c0', 'A', 'read', 'r0'), result('c1', 'B', 'read', 'r1'), assistant('done', { id: 'a1' }));
+      for (const [firstKeptEntryId, callId] of [['r0', 'c0'], ['r1', 'c1']]) {
+        const run = await runCompactor(appending('splitter', (p) => [compaction(p, { firstKeptEntryId })]), { path }, ctx);
+        expect(run.breach).toMatch(new RegExp(`appended\\[0\\] \\(id "c1"\\) keeps from "${firstKeptEntryId}", inside a tool batch: the result of call "${callId}" \\(read\\) would stay while its call \\(entry "a0"\\) leaves the context`));
+        expect(run.appended).toEqual([]);
+      }
+      for (const firstKeptEntryId of ['a0', 'a1', 'u']) {
+        expect((await runCompactor(appending('fine', (p) => [compaction(p, { firstKeptEntryId })]), { path }, ctx)).breach).toBeUndefined();
+      }
+    });
   });
 });
-
