@@ -47,12 +47,33 @@ describe('runCompactor', () => {
     expect(seen).toEqual(['first 1', 'second']);
   });
 
+  it('keeps the compaction when an afterCompact hook throws, runs the hooks after it, and says which one failed (before: the throw went up and the compaction was lost)', async () => {
+    const seen: string[] = [];
+    const hooks = {
+      afterCompact: [
+        () => {
+          throw new Error('metrics down');
+        },
+        async () => Promise.reject('a string'),
+        () => void seen.push('third'),
+      ],
+    };
+    const path = pathOf(...toolLoop(30));
+    const run = await runCompactor(WindowManager({ strategy: 'summarize', summarizer: scriptedSummarizer(), ...config }), { path }, ctx, { hooks });
+    expect(run.meta).toMatchObject({ compacted: true });
+    expect(run.appended).toHaveLength(1);
+    expect(run.breach).toBeUndefined();
+    expect(seen).toEqual(['third']);
+    expect(run.hookFailures).toEqual(['afterCompact[0] threw: metrics down; the compaction stands', 'afterCompact[1] threw: a string; the compaction stands']);
+    expect((await runCompactor(NoOpCompactor, { path }, ctx, { hooks })).hookFailures).toEqual([]);
+  });
+
   it('turns a compactor that throws into a breach of its contract and a meta that say so, and compacts nothing', async () => {
     // The contract: a failed compaction is reported in the meta, never thrown. A throw is a bug the host must hear of.
     const throws: Compactor = { name: 'brittle', maybeCompact: async () => Promise.reject(new Error('out of memory')) };
     const run = await runCompactor(throws, { path: pathOf(...toolLoop(2)) }, ctx);
     const breach = 'the compactor brittle threw: out of memory; it compacted nothing';
-    expect(run).toEqual({ meta: { compacted: false, error: breach }, appended: [], ledger: undefined, breach });
+    expect(run).toEqual({ meta: { compacted: false, error: breach }, appended: [], ledger: undefined, breach, hookFailures: [] });
   });
 
   it('discards the result of a compactor that changed the path it was given, and says how', async () => {

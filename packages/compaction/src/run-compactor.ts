@@ -13,6 +13,8 @@ export interface CompactorRun {
   ledger: TokenLedger | undefined;
   /** How the compactor broke its contract, when it did; its result was then discarded. */
   breach: string | undefined;
+  /** The `afterCompact` hooks that threw, each said in a line; the compaction stands all the same. */
+  hookFailures: string[];
 }
 
 export interface RunCompactorOptions<Opts> {
@@ -24,7 +26,8 @@ export interface RunCompactorOptions<Opts> {
  * Runs a compactor at a boundary and holds it to its contract: a compactor that throws compacts
  * nothing, and one whose path is not the old path plus exactly the entries it reports appended has
  * its result discarded; either way `breach` and the meta's error say what happened. The
- * `afterCompact` hooks run, in order, when entries left the context.
+ * `afterCompact` hooks run, in order, when entries left the context; one that throws is told in
+ * `hookFailures`, and the rest still run.
  */
 export async function runCompactor<Opts>(compactor: Compactor<Opts>, acc: CompactionAcc, ctx: CompactionContext, options: RunCompactorOptions<Opts> = {}): Promise<CompactorRun> {
   let outcome;
@@ -45,12 +48,29 @@ export async function runCompactor<Opts>(compactor: Compactor<Opts>, acc: Compac
     return { ...unchanged({ compacted: false, error: breach }), breach };
   }
   const { meta } = outcome;
-  if (meta.compacted && meta.dropped.length > 0) for (const hook of options.hooks?.afterCompact ?? []) await hook(meta);
-  return { meta: journalMeta(meta), appended: [...meta.appended], ledger: outcome.acc.ledger, breach: undefined };
+  const hookFailures = meta.compacted && meta.dropped.length > 0 ? await runHooks(options.hooks?.afterCompact ?? [], meta) : [];
+  return { meta: journalMeta(meta), appended: [...meta.appended], ledger: outcome.acc.ledger, breach: undefined, hookFailures };
 }
 
 function unchanged(meta: JournalMeta): CompactorRun {
-  return { meta, appended: [], ledger: undefined, breach: undefined };
+  return { meta, appended: [], ledger: undefined, breach: undefined, hookFailures: [] };
+}
+
+/**
+ * Runs the hooks in order. A hook is told of a compaction that happened: its throw (a metrics
+ * endpoint down) is the host's to hear of, and must not undo the compaction, nor stop the turn
+ * at every boundary from then on.
+ */
+async function runHooks(hooks: NonNullable<CompactionHooks['afterCompact']>, meta: Extract<CompactionMeta, { compacted: true }>): Promise<string[]> {
+  const failures: string[] = [];
+  for (const [i, hook] of hooks.entries()) {
+    try {
+      await hook(meta);
+    } catch (error) {
+      failures.push(`afterCompact[${i}] threw: ${describeThrown(error)}; the compaction stands`);
+    }
+  }
+  return failures;
 }
 
 /**

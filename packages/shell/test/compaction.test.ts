@@ -154,5 +154,28 @@ describe('compaction through the shell', () => {
       expect(agent.session.size).toBe(6);
     }
   });
-});
 
+  it('keeps a compaction whose afterCompact hook throws, says so, and the turn goes on (before: the turn was aborted and the compaction lost, at every boundary)', async () => {
+    const window = 2_000;
+    const agent = createAgent({
+      model: readingModel(14, window),
+      tools: [readPage],
+      compactor: WindowManager({ strategy: 'keepTail', contextWindow: window, reserveTokens: 600, keepRecentTokens: 500 }),
+      hooks: {
+        afterCompact: [
+          () => {
+            throw new Error('metrics endpoint down');
+          },
+        ],
+      },
+      limits: { maxIterations: 20 },
+    });
+    const events = recordEvents(agent);
+    expect(await agent.prompt('read the whole document')).toMatchObject({ status: 'completed', iterations: 14 });
+    const compactions = agent.session.path().filter((e) => e.kind === 'compaction');
+    expect(compactions.length).toBeGreaterThan(0);
+    const errors = events.filter((e) => e.type === 'shell.error');
+    expect(errors).toHaveLength(compactions.length);
+    expect(errors[0]).toMatchObject({ where: 'afterCompact hook', message: 'afterCompact[0] threw: metrics endpoint down; the compaction stands' });
+  });
+});

@@ -6,7 +6,7 @@ import { describeThrown } from '../describe-thrown.js';
 import { abortable } from '../runtime/abortable.js';
 import { workSignal } from '../runtime/work-signal.js';
 
-/** What a compaction publishes: an abort listener of the compactor's that failed, a compactor that broke its contract. */
+/** What a compaction publishes: an abort listener of the compactor's that failed, a compactor that broke its contract, an `afterCompact` hook that threw. */
 export type CompactionEvent = Extract<ShellEvent, { type: 'shell.error' }>;
 
 /** The input that answers a `maybe_compact` effect. */
@@ -35,8 +35,9 @@ export type BoundaryCompaction = { kind: 'ran'; answer: CompactionAnswer; ledger
 /**
  * Runs the compactor at a boundary through `@tiller/compaction`'s `runCompactor`, which holds it to
  * its contract, raced against the turn's signal. The compactor gets a signal of its own, so that an
- * abort listener of its that throws is published, not fatal. Throws only what `runCompactor` lets
- * through (an `afterCompact` hook's throw), and only while the turn is not aborted.
+ * abort listener of its that throws is published, not fatal, and so is an `afterCompact` hook that
+ * throws (the compaction stands). Throws only what `runCompactor` lets through, and only while
+ * the turn is not aborted.
  */
 export async function compactAtBoundary(effect: MaybeCompactEffect, work: CompactionWork, signal: AbortSignal): Promise<BoundaryCompaction> {
   const { id, midRound, reason, force } = effect;
@@ -48,6 +49,7 @@ export async function compactAtBoundary(effect: MaybeCompactEffect, work: Compac
   try {
     const run = await abortable(runCompactor(compactor, work.acc, ctx, { opts: work.compactorOptions, hooks: work.hooks }), signal);
     if (run.breach) work.publish({ type: 'shell.error', where: 'compaction', message: run.breach, at: now() });
+    for (const failure of run.hookFailures) work.publish({ type: 'shell.error', where: 'afterCompact hook', message: failure, at: now() });
     return { kind: 'ran', answer: { type: 'compaction.done', id, at: now(), meta: run.meta, appended: run.appended }, ledger: run.ledger };
   } catch (error) {
     if (!signal.aborted) throw error;
