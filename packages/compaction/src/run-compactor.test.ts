@@ -68,6 +68,15 @@ describe('runCompactor', () => {
     expect((await runCompactor(NoOpCompactor, { path }, ctx, { hooks })).hookFailures).toEqual([]);
   });
 
+  it('carries the error of a failed compaction into the meta whatever it is, a string included (before: a string error was dropped, and the journal said nothing failed)', async () => {
+    const path = pathOf(...toolLoop(2));
+    const failing = (error: unknown): Compactor => ({ name: 'failing', maybeCompact: async (acc) => ({ acc, meta: { compacted: false, appended: [], error: error as Error } }) });
+    expect((await runCompactor(failing('my summarizer is down'), { path }, ctx)).meta).toEqual({ compacted: false, error: 'my summarizer is down' });
+    expect((await runCompactor(failing({ reason: 'quota' }), { path }, ctx)).meta).toEqual({ compacted: false, error: '{"reason":"quota"}' });
+    expect((await runCompactor(failing(Object.assign(new Error('slow'), { code: 'timeout' })), { path }, ctx)).meta).toEqual({ compacted: false, error: 'slow', errorCode: 'timeout' });
+    expect((await runCompactor(failing(new RangeError('bad')), { path }, ctx)).meta).toEqual({ compacted: false, error: 'bad', errorCode: 'RangeError' });
+  });
+
   it('turns a compactor that throws into a breach of its contract and a meta that say so, and compacts nothing', async () => {
     // The contract: a failed compaction is reported in the meta, never thrown. A throw is a bug the host must hear of.
     const throws: Compactor = { name: 'brittle', maybeCompact: async () => Promise.reject(new Error('out of memory')) };

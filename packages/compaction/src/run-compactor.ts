@@ -139,12 +139,23 @@ function unreportedProblem(meta: CompactionMeta): string | null {
   return `it appended ${count} ${count === 1 ? 'entry' : 'entries'} but its meta says compacted: false (a compaction that appends says compacted: true)`;
 }
 
+/**
+ * A failed compaction's error as the journal keeps it: an Error's message and code (or name); what a
+ * compactor written in JavaScript gives instead (a string, an object) as text, so the failure is
+ * never dropped.
+ */
+function failedWith(error: unknown): { error: string; errorCode?: string } {
+  if (!(error instanceof Error)) return { error: describeThrown(error) };
+  const code = (error as { code?: unknown }).code;
+  return { error: String(error.message), errorCode: typeof code === 'string' ? code : error.name };
+}
+
 /** The meta as the core's `compaction.done` carries it. */
 function journalMeta(meta: CompactionMeta): JournalMeta {
   if (!meta.compacted) {
     return {
       compacted: false,
-      ...(meta.error ? { error: meta.error.message, errorCode: (meta.error as { code?: unknown }).code ?? meta.error.name } : {}),
+      ...(meta.error ? failedWith(meta.error) : {}),
       ...(meta.skipped ? { skipped: meta.skipped } : {}),
     };
   }
