@@ -178,4 +178,24 @@ describe('compaction through the shell', () => {
     expect(errors).toHaveLength(compactions.length);
     expect(errors[0]).toMatchObject({ where: 'afterCompact hook', message: 'afterCompact[0] threw: metrics endpoint down; the compaction stands' });
   });
+
+  it('stops a compactor that never answers and ignores its signal after limits.compactionTimeoutMs, and the turn goes on uncompacted (before: the turn waited for good)', async () => {
+    let seen: AbortSignal | undefined;
+    const hangs: Compactor<unknown> = {
+      name: 'hangs',
+      maybeCompact: (_acc, ctx) => {
+        seen = ctx.signal;
+        return new Promise(() => {});
+      },
+    };
+    const agent = createAgent({ model: scriptedModel([{ text: 'fine' }]), compactor: hangs, limits: { compactionTimeoutMs: 50 } });
+    const events = recordEvents(agent);
+    expect(await agent.prompt('hi')).toMatchObject({ status: 'completed' });
+    const message = 'the compactor hangs did not finish within 50 ms (limits.compactionTimeoutMs); it compacted nothing';
+    expect(events.find((e) => e.type === 'compaction.finished')).toMatchObject({ meta: { compacted: false, error: message } });
+    expect(events.filter((e) => e.type === 'shell.error')).toMatchObject([{ where: 'compaction', message }]);
+    expect(seen?.aborted).toBe(true);
+    expect((seen?.reason as Error).name).toBe('TimeoutError');
+    expect(agent.session.size).toBe(2);
+  });
 });

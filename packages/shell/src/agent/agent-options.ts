@@ -38,6 +38,12 @@ export const AgentLimits = z.strictObject({
    * this long stops the agent (`AgentBrokenError`): whether it was written is not known.
    */
   writeTimeoutMs: timeLimitMs.default(60_000),
+  /**
+   * A compaction (the compactor, its summarizer calls, the afterCompact hooks) that has not
+   * finished this long is stopped: its signal aborts, it compacts nothing, and the turn goes on.
+   * Generous, for a summarizer that works through a long history in chunks.
+   */
+  compactionTimeoutMs: timeLimitMs.default(600_000),
 });
 export type AgentLimits = z.output<typeof AgentLimits>;
 

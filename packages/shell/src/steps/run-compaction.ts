@@ -22,6 +22,8 @@ export interface CompactionOptions {
   ledger?: TokenLedger | undefined;
   /** What every request carries besides the path (system prompt and tool specs), estimated with `estimateTextTokens`. */
   promptTokens: number;
+  /** How long the compaction may take (the agent's `limits.compactionTimeoutMs`); past it the compactor is stopped and compacts nothing. None, no limit. */
+  timeoutMs?: number | undefined;
   /**
    * The turn's cancellation. The compactor gets a signal of its own that follows it; once it
    * aborts, nothing waits on the compactor (even one that ignores the signal).
@@ -46,13 +48,14 @@ const ignore = () => {};
  * `afterCompact` hook that throws is told to `onEvent`; the compaction stands.
  */
 export async function runCompaction(effect: MaybeCompactEffect, options: CompactionOptions): Promise<CompactionAnswer> {
-  const { compactor, compactorOptions, hooks, model, path, promptTokens } = options;
+  const { compactor, compactorOptions, hooks, model, path, promptTokens, timeoutMs } = options;
   const work = {
     compactor,
     compactorOptions,
     hooks,
     model,
     promptTokens,
+    timeoutMs,
     acc: { path, ledger: options.ledger },
     publish: options.onEvent ?? ignore,
   };
