@@ -7,6 +7,7 @@ import { scriptedSummarizer } from '@tiller/testing';
 import { type CompactionContext, NoOpCompactor } from './compactor.js';
 import { CompactionConfigError, CompactionError } from './errors.js';
 import { estimateTokens } from './estimate-tokens.js';
+import type { ModelCatalog } from './model-catalog.js';
 import { compactionSettings, DEFAULT_COMPACTION_SETTINGS } from './settings.js';
 import { runCompactor } from './run-compactor.js';
 import { createTokenLedger } from './token-ledger.js';
@@ -255,6 +256,23 @@ describe('WindowManager', () => {
     expect(meta).toMatchObject({ compacted: false, error: expect.any(CompactionConfigError) });
     const pinned = WindowManager({ strategy: 'keepTail', ...config, contextWindow: 1_000_000 });
     expect((await pinned.maybeCompact({ path: pathOf(...toolLoop(30)) }, ctx({ model: 'my-local-llama' }))).meta.compacted).toBe(false);
+  });
+
+  it('takes a hand-written catalog that only answers contextWindow(model), and refuses one whose answer is not a window, naming the catalog (before: a TypeError, requireContextWindow is not a function; a NaN window never compacted)', async () => {
+    const own = { contextWindow: (model: string) => (model === 'my-llama' ? 20_000 : undefined) } as unknown as ModelCatalog;
+    const manager = WindowManager({ strategy: 'keepTail', ...config, catalog: own });
+    expect(manager.windowFor('my-llama')).toBe(20_000);
+    expect(() => manager.windowFor('gpt-4o')).toThrow(/^WindowManager\.windowFor: option "contextWindow" is required: the model catalog does not know "gpt-4o"/);
+    expect((await manager.maybeCompact({ path: pathOf(...toolLoop(30)) }, ctx({ model: 'my-llama', window: undefined }))).meta.compacted).toBe(true);
+    for (const answer of [Number.NaN, '200000', 0, 1.5, -1]) {
+      const junk = WindowManager({ strategy: 'keepTail', ...config, catalog: { contextWindow: () => answer } as unknown as ModelCatalog });
+      expect(() => junk.windowFor('my-llama'), String(answer)).toThrow(
+        new RegExp(`^WindowManager\\.windowFor: option "catalog" is invalid: its contextWindow\\("my-llama"\\) answered ${answer === '200000' ? 'a string \\("200000"\\)' : String(answer).replace('.', '\\.')}, not a positive whole number of tokens`),
+      );
+      const { meta } = await junk.maybeCompact({ path: pathOf(...toolLoop(30)) }, ctx({ model: 'my-llama', window: undefined }));
+      expect(meta).toMatchObject({ compacted: false, error: expect.any(CompactionConfigError) });
+    }
+    expect(() => WindowManager({ strategy: 'keepTail', catalog: { requireContextWindow: () => 1 } as unknown as ModelCatalog })).toThrow(/option "catalog" is invalid: expected a ModelCatalog/);
   });
 
   it('refuses a boundary whose window or prompt tokens are not counts, naming the field, and appends nothing', async () => {

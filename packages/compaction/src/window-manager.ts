@@ -1,4 +1,5 @@
 import { compactionSummaryMessage } from '@tiller/core';
+import { catalogWindow } from './catalog-window.js';
 import { clearToolResults } from './clear-tool-results-strategy.js';
 import { compactionEntry } from './compaction-entry.js';
 import type { Strategy } from './compaction-strategy.js';
@@ -35,7 +36,7 @@ export function WindowManager(options: WindowManagerInput): WindowManager {
   const configFor = (opts: Partial<WindowManagerInput> | undefined, entryPoint: string): WindowManagerConfig =>
     opts === undefined ? base : parseOptions(WindowManagerOptions, { ...options, ...opts }, entryPoint);
   const windowOf = (config: WindowManagerConfig, model: string, ctxWindow: number | undefined, entryPoint: string): number => {
-    const window = config.contextWindow ?? ctxWindow ?? (config.catalog ?? defaultModelCatalog).requireContextWindow(model, entryPoint);
+    const window = config.contextWindow ?? ctxWindow ?? catalogWindow(config.catalog ?? defaultModelCatalog, model, entryPoint);
     if (config.reserveTokens + config.keepRecentTokens >= window) {
       throw new CompactionConfigError(
         entryPoint,
