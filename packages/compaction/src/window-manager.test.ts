@@ -305,6 +305,18 @@ describe('WindowManager', () => {
     expect(() => manager.validateOpts?.({ reserveTokens: 1000 }, 'createAgent')).not.toThrow();
   });
 
+  it('refuses opts that are not an object of options, saying what they are (before: a string was read as its characters, "Unrecognized key: \\"0\\"", and 5 or null passed as no options)', async () => {
+    const manager = WindowManager({ strategy: 'keepTail', ...config });
+    for (const [opts, what] of [['keepTail', 'a string \\("keepTail"\\)'], [5, '5'], [null, 'null'], [[{ reserveTokens: 1 }], 'an array']] as const) {
+      const message = new RegExp(`^createAgent \\(compactorOptions\\): is invalid: expected an object of WindowManager options \\(or none\\), not ${what}$`);
+      expect(() => manager.validateOpts?.(opts as never, 'createAgent (compactorOptions)'), String(opts)).toThrow(message);
+      const { meta } = await manager.maybeCompact({ path: pathOf(...toolLoop(30)) }, ctx(), opts as never);
+      expect(meta).toMatchObject({ compacted: false, error: expect.any(CompactionConfigError) });
+    }
+    expect(() => manager.validateOpts?.(undefined, 'createAgent')).not.toThrow();
+    expect(() => manager.validateOpts?.({}, 'createAgent')).not.toThrow();
+  });
+
   it('says one bound for a keepRecentTokens below 1: at least 1, never ">=0" and ">=1" together', () => {
     for (const keepRecentTokens of [-1, 0]) {
       expect(() => WindowManager({ strategy: 'keepTail', keepRecentTokens })).toThrow(
