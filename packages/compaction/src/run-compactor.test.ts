@@ -103,6 +103,41 @@ describe('runCompactor', () => {
     expect(ids((await runCompactor(NoOpCompactor, { path }, ctx)).appended)).toEqual([]);
   });
 
+  it('hands the compactor a path it cannot change in place, so one that splices, pushes or assigns changes nothing and breaks its contract (before: the shared entry list lost what it cut, and the agent stopped for good)', async () => {
+    const mutations: Array<[string, (path: Entry[]) => unknown]> = [
+      ['splice', (path) => path.splice(0, 4)],
+      ['push', (path) => path.push(path[0]!)],
+      ['assign', (path) => (path[1] = path[0]!)],
+      ['length', (path) => (path.length = 2)],
+      ['sort', (path) => path.reverse()],
+    ];
+    for (const [label, mutate] of mutations) {
+      const path = pathOf(...toolLoop(3));
+      const ids = path.map((e) => e.id);
+      const naive: Compactor = {
+        name: 'naive',
+        maybeCompact: async (acc) => {
+          mutate(acc.path as Entry[]);
+          return { acc, meta: { compacted: false, appended: [] } };
+        },
+      };
+      const run = await runCompactor(naive, { path }, ctx);
+      expect(path.map((e) => e.id), label).toEqual(ids);
+      expect(run.breach, label).toMatch(/^the compactor naive threw: the path a compactor is handed cannot be changed in place \(it compacts by appending: return \{acc: \{path: \[\.\.\.acc\.path, \.\.\.appended\]\}\}\); it compacted nothing$/);
+    }
+    // Reading it is as reading the array.
+    const path = pathOf(...toolLoop(3));
+    const reader: Compactor = {
+      name: 'reader',
+      maybeCompact: async (acc) => {
+        expect(Array.isArray(acc.path)).toBe(true);
+        expect([acc.path.length, acc.path.at(-1)?.id, acc.path.slice(1, 2)[0]?.id, [...acc.path].length]).toEqual([7, 'r2', 'a0', 7]);
+        return { acc, meta: { compacted: false, appended: [] } };
+      },
+    };
+    expect((await runCompactor(reader, { path }, ctx)).breach).toBeUndefined();
+  });
+
   it('compacts nothing when a compactor throws a value that cannot even be turned into text, and says so', async () => {
     const path = pathOf(...toolLoop(1));
     const throwing: Compactor = {

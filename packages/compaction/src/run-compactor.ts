@@ -1,5 +1,6 @@
 import type { CompactionMeta as JournalMeta, Entry } from '@tiller/core';
 import { appendedEntriesProblem } from './appended-entries-problem.js';
+import { readOnlyPath } from './read-only-path.js';
 import type { CompactionAcc, CompactionContext, CompactionHooks, CompactionMeta, Compactor } from './compactor.js';
 import type { TokenLedger } from './token-ledger.js';
 
@@ -32,7 +33,7 @@ export interface RunCompactorOptions<Opts> {
 export async function runCompactor<Opts>(compactor: Compactor<Opts>, acc: CompactionAcc, ctx: CompactionContext, options: RunCompactorOptions<Opts> = {}): Promise<CompactorRun> {
   let outcome;
   try {
-    outcome = await compactor.maybeCompact(acc, ctx, options.opts);
+    outcome = await compactor.maybeCompact({ ...acc, path: readOnlyPath(acc.path) }, ctx, options.opts);
   } catch (error) {
     // A failed compaction is the compactor's to report in its meta; a throw is a bug the host must hear of.
     const breach = `the compactor ${compactor.name} threw: ${describeThrown(error)}; it compacted nothing`;

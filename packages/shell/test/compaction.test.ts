@@ -198,4 +198,22 @@ describe('compaction through the shell', () => {
     expect((seen?.reason as Error).name).toBe('TimeoutError');
     expect(agent.session.size).toBe(2);
   });
+
+  it('keeps every entry when a compactor splices old entries out of the path it is handed, and the agent goes on (before: the shared entry list lost them and the agent stopped for good)', async () => {
+    const splicing: Compactor<unknown> = {
+      name: 'splicing',
+      maybeCompact: async (acc) => {
+        if (acc.path.length > 4) (acc.path as Entry[]).splice(0, 2);
+        return { acc, meta: { compacted: false, appended: [] } };
+      },
+    };
+    const script: ScriptStep[] = [1, 2, 3].map((page) => ({ toolCalls: [{ name: 'read_page', args: { page } }] }));
+    const agent = createAgent({ model: scriptedModel([...script, { text: 'read' }, { text: 'again' }]), tools: [readPage], compactor: splicing });
+    const events = recordEvents(agent);
+    expect(await agent.prompt('read three pages')).toMatchObject({ status: 'completed' });
+    expect(await agent.prompt('and again')).toMatchObject({ status: 'completed' });
+    expect(events.find((e) => e.type === 'shell.error')).toMatchObject({ where: 'compaction', message: expect.stringMatching(/^the compactor splicing threw: the path a compactor is handed cannot be changed in place/) });
+    expect(agent.session.size).toBe(10);
+    expect(agent.session.path()).toHaveLength(10);
+  });
 });
