@@ -12,7 +12,7 @@ import { compactionSettings, DEFAULT_COMPACTION_SETTINGS } from './settings.js';
 import { runCompactor } from './run-compactor.js';
 import { createTokenLedger } from './token-ledger.js';
 import type { Summarizer } from './summarizer.js';
-import { WindowManager } from './window-manager.js';
+import { WindowManager, type WindowManagerInput } from './window-manager.js';
 
 /** One turn of a long tool loop: each round thinks, calls `read`, and gets `size` tokens back. */
 function toolLoop(rounds: number, size = 1000): Draft[] {
@@ -315,6 +315,22 @@ describe('WindowManager', () => {
     }
     expect(() => manager.validateOpts?.(undefined, 'createAgent')).not.toThrow();
     expect(() => manager.validateOpts?.({}, 'createAgent')).not.toThrow();
+  });
+
+  it('names newId or now when what they return cannot stamp an entry, and appends nothing (before: "Invalid time value", "….toISOString is not a function", or a breach that did not name the option)', async () => {
+    const cases: Array<[Partial<WindowManagerInput>, string]> = [
+      [{ newId: () => '' }, 'option "newId" is invalid: it returned a string \\(""\\), not a non-empty string'],
+      [{ newId: () => 7 as never }, 'option "newId" is invalid: it returned 7, not a non-empty string'],
+      [{ now: () => new Date('not a date') }, 'option "now" is invalid: it returned an invalid Date, not a Date of a moment'],
+      [{ now: () => '2026-02-01' as never }, 'option "now" is invalid: it returned a string \\("2026-02-01"\\), not a Date'],
+    ];
+    for (const [over, message] of cases) {
+      const manager = WindowManager({ strategy: 'keepTail', ...config, ...over });
+      const { acc, meta } = await manager.maybeCompact({ path: pathOf(...toolLoop(30)) }, ctx());
+      expect(meta, message).toMatchObject({ compacted: false, appended: [], error: expect.any(CompactionConfigError) });
+      if (!meta.compacted) expect(meta.error?.message).toMatch(new RegExp(`^WindowManager\\.maybeCompact: ${message}$`));
+      expect(acc.path).toHaveLength(61);
+    }
   });
 
   it('says one bound for a keepRecentTokens below 1: at least 1, never ">=0" and ">=1" together', () => {

@@ -3,6 +3,7 @@ import { catalogWindow } from './catalog-window.js';
 import { clearToolResults } from './clear-tool-results-strategy.js';
 import { compactionEntry } from './compaction-entry.js';
 import { describeValue } from './describe-value.js';
+import { entryStamp } from './entry-stamp.js';
 import type { Strategy } from './compaction-strategy.js';
 import type { CompactionAcc, CompactionContext, CompactionMeta, CompactionOutcome, CompactionStrategyName, Compactor } from './compactor.js';
 import { CompactionConfigError } from './errors.js';
@@ -103,9 +104,8 @@ export function WindowManager(options: WindowManagerInput): WindowManager {
             summarizerModel: plan.summarizerModel,
           },
           {
-            id: (config.newId ?? (() => crypto.randomUUID()))(),
+            ...entryStamp(config, 'WindowManager.maybeCompact'),
             parentId: acc.path.at(-1)?.id ?? null,
-            at: (config.now ?? (() => new Date()))().toISOString(),
             strategy: config.strategy,
             midRound: ctx.midRound,
           },
