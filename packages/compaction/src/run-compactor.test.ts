@@ -232,6 +232,15 @@ describe('runCompactor', () => {
       expect(run.appended).toEqual([]);
     });
 
+    it('discards a meta that says compacted: true when nothing was appended (before: the hooks ran, and the journal and the events told of a compaction that changed nothing)', async () => {
+      const seen: string[] = [];
+      const hooks = { afterCompact: [() => void seen.push('told')] };
+      const run = await runCompactor(appending('boastful', () => []), { path: pathOf(...toolLoop(3)) }, ctx, { hooks });
+      expect(run.breach).toMatch(/the compactor boastful broke its contract: its meta says compacted: true but it appended nothing \(a compaction appends its entry; say compacted: false otherwise\)/);
+      expect(run.meta).toMatchObject({ compacted: false, error: run.breach });
+      expect(seen).toEqual([]);
+    });
+
     it('discards a compaction entry that keeps from an entry not in the path (before: the model was sent the summary alone, the turn it was in included, with no word)', async () => {
       const path = pathOf(...toolLoop(3));
       for (const [label, over] of [

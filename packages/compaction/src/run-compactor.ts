@@ -131,10 +131,14 @@ function appendOnlyProblem(before: readonly Entry[], after: readonly Entry[], ap
 }
 
 /**
- * Entries appended by a compactor whose meta says it did not compact: the context would change
- * while the journal, the events and the hooks say nothing happened.
+ * A meta at odds with what was appended: entries appended under `compacted: false` would change
+ * the context while the journal, the events and the hooks say nothing happened; `compacted: true`
+ * with nothing appended tells them of a compaction that changed nothing.
  */
 function unreportedProblem(meta: CompactionMeta): string | null {
+  if (meta.compacted && meta.appended.length === 0) {
+    return 'its meta says compacted: true but it appended nothing (a compaction appends its entry; say compacted: false otherwise)';
+  }
   if (meta.compacted || meta.appended.length === 0) return null;
   const count = meta.appended.length;
   return `it appended ${count} ${count === 1 ? 'entry' : 'entries'} but its meta says compacted: false (a compaction that appends says compacted: true)`;
