@@ -47,12 +47,42 @@ describe('runCompactor', () => {
     expect(seen).toEqual(['first 1', 'second']);
   });
 
+  it('keeps the compaction when an afterCompact hook throws, runs the hooks after it, and says which one failed (before: the throw went up and the compaction was lost)', async () => {
+    const seen: string[] = [];
+    const hooks = {
+      afterCompact: [
+        () => {
+          throw new Error('metrics down');
+        },
+        async () => Promise.reject('a string'),
+        () => void seen.push('third'),
+      ],
+    };
+    const path = pathOf(...toolLoop(30));
+    const run = await runCompactor(WindowManager({ strategy: 'summarize', summarizer: scriptedSummarizer(), ...config }), { path }, ctx, { hooks });
+    expect(run.meta).toMatchObject({ compacted: true });
+    expect(run.appended).toHaveLength(1);
+    expect(run.breach).toBeUndefined();
+    expect(seen).toEqual(['third']);
+    expect(run.hookFailures).toEqual(['afterCompact[0] threw: metrics down; the compaction stands', 'afterCompact[1] threw: a string; the compaction stands']);
+    expect((await runCompactor(NoOpCompactor, { path }, ctx, { hooks })).hookFailures).toEqual([]);
+  });
+
+  it('carries the error of a failed compaction into the meta whatever it is, a string included (before: a string error was dropped, and the journal said nothing failed)', async () => {
+    const path = pathOf(...toolLoop(2));
+    const failing = (error: unknown): Compactor => ({ name: 'failing', maybeCompact: async (acc) => ({ acc, meta: { compacted: false, appended: [], error: error as Error } }) });
+    expect((await runCompactor(failing('my summarizer is down'), { path }, ctx)).meta).toEqual({ compacted: false, error: 'my summarizer is down' });
+    expect((await runCompactor(failing({ reason: 'quota' }), { path }, ctx)).meta).toEqual({ compacted: false, error: '{"reason":"quota"}' });
+    expect((await runCompactor(failing(Object.assign(new Error('slow'), { code: 'timeout' })), { path }, ctx)).meta).toEqual({ compacted: false, error: 'slow', errorCode: 'timeout' });
+    expect((await runCompactor(failing(new RangeError('bad')), { path }, ctx)).meta).toEqual({ compacted: false, error: 'bad', errorCode: 'RangeError' });
+  });
+
   it('turns a compactor that throws into a breach of its contract and a meta that say so, and compacts nothing', async () => {
     // The contract: a failed compaction is reported in the meta, never thrown. A throw is a bug the host must hear of.
     const throws: Compactor = { name: 'brittle', maybeCompact: async () => Promise.reject(new Error('out of memory')) };
     const run = await runCompactor(throws, { path: pathOf(...toolLoop(2)) }, ctx);
     const breach = 'the compactor brittle threw: out of memory; it compacted nothing';
-    expect(run).toEqual({ meta: { compacted: false, error: breach }, appended: [], ledger: undefined, breach });
+    expect(run).toEqual({ meta: { compacted: false, error: breach }, appended: [], ledger: undefined, breach, hookFailures: [] });
   });
 
   it('discards the result of a compactor that changed the path it was given, and says how', async () => {
@@ -71,6 +101,41 @@ describe('runCompactor', () => {
     };
     expect((await runCompactor(hides, { path }, ctx)).breach).toMatch(/it changed the entries it was given/);
     expect(ids((await runCompactor(NoOpCompactor, { path }, ctx)).appended)).toEqual([]);
+  });
+
+  it('hands the compactor a path it cannot change in place, so one that splices, pushes or assigns changes nothing and breaks its contract (before: the shared entry list lost what it cut, and the agent stopped for good)', async () => {
+    const mutations: Array<[string, (path: Entry[]) => unknown]> = [
+      ['splice', (path) => path.splice(0, 4)],
+      ['push', (path) => path.push(path[0]!)],
+      ['assign', (path) => (path[1] = path[0]!)],
+      ['length', (path) => (path.length = 2)],
+      ['sort', (path) => path.reverse()],
+    ];
+    for (const [label, mutate] of mutations) {
+      const path = pathOf(...toolLoop(3));
+      const ids = path.map((e) => e.id);
+      const naive: Compactor = {
+        name: 'naive',
+        maybeCompact: async (acc) => {
+          mutate(acc.path as Entry[]);
+          return { acc, meta: { compacted: false, appended: [] } };
+        },
+      };
+      const run = await runCompactor(naive, { path }, ctx);
+      expect(path.map((e) => e.id), label).toEqual(ids);
+      expect(run.breach, label).toMatch(/^the compactor naive threw: the path a compactor is handed cannot be changed in place \(it compacts by appending: return \{acc: \{path: \[\.\.\.acc\.path, \.\.\.appended\]\}\}\); it compacted nothing$/);
+    }
+    // Reading it is as reading the array.
+    const path = pathOf(...toolLoop(3));
+    const reader: Compactor = {
+      name: 'reader',
+      maybeCompact: async (acc) => {
+        expect(Array.isArray(acc.path)).toBe(true);
+        expect([acc.path.length, acc.path.at(-1)?.id, acc.path.slice(1, 2)[0]?.id, [...acc.path].length]).toEqual([7, 'r2', 'a0', 7]);
+        return { acc, meta: { compacted: false, appended: [] } };
+      },
+    };
+    expect((await runCompactor(reader, { path }, ctx)).breach).toBeUndefined();
   });
 
   it('compacts nothing when a compactor throws a value that cannot even be turned into text, and says so', async () => {
@@ -115,5 +180,95 @@ describe('runCompactor', () => {
       expect(run.breach).toMatch(message);
       expect(run).toMatchObject({ meta: { compacted: false, error: run.breach }, appended: [] });
     }
+  });
+
+  describe('the entries a compactor appends', () => {
+    /** A compactor that appends what `make` builds from the path, and says it compacted. */
+    const appending = (name: string, make: (path: readonly Entry[]) => unknown[], compacted = true): Compactor => ({
+      name,
+      maybeCompact: async (acc) => {
+        const appended = make(acc.path) as Entry[];
+        const meta = compacted
+          ? { compacted: true as const, appended, strategy: name, tokensBefore: 100, tokensAfter: 10, tokensRemoved: 90, dropped: acc.path.slice(0, 1), clearedEntryIds: [], midRound: false }
+          : { compacted: false as const, appended };
+        return { acc: { path: [...acc.path, ...appended] }, meta };
+      },
+    });
+    const compaction = (path: readonly Entry[], over: Record<string, unknown> = {}) => ({
+      kind: 'compaction',
+      id: 'c1',
+      parentId: path.at(-1)!.id,
+      at: '2026-01-01T00:00:01.000Z',
+      summary: 'earlier work',
+      firstKeptEntryId: path.at(-2)!.id,
+      tokensBefore: 100,
+      tokensAfter: 10,
+      compactedEntryIds: [],
+      ...over,
+    });
+
+    it('discards entries the session log or the turn would refuse, naming the entry and the field (before: the turn failed, or the agent stopped for good on a repeated id)', async () => {
+      const path = pathOf(...toolLoop(3));
+      const cases: Array<[string, (path: readonly Entry[]) => unknown[], RegExp]> = [
+        ['a summary that is a number', (p) => [compaction(p, { summary: 42 })], /appended\[0\] \(id "c1"\) is not an entry: summary: expected a string/],
+        ['not an object', () => ['a compaction'], /appended\[0\] is not an entry: \(the entry\): expected an object/],
+        ['a parent that is not the leaf', (p) => [compaction(p, { parentId: p[0]!.id })], /appended\[0\] \(id "c1"\) has parent "u", expected "r2": a compactor only appends to the end of the path/],
+        ['no parent', (p) => [compaction(p, { parentId: null })], /appended\[0\] \(id "c1"\) has parent null, expected "r2"/],
+        ['an id already in the path', (p) => [compaction(p, { id: 'a0' })], /appended\[0\] reuses the id "a0" of an entry in the path/],
+        ['one id twice', (p) => [compaction(p), compaction(p, { parentId: 'c1' })], /appended\[1\] reuses the id "c1" of appended\[0\]/],
+      ];
+      for (const [label, make, message] of cases) {
+        const run = await runCompactor(appending('sloppy', make), { path }, ctx);
+        expect(run.breach, label).toMatch(/^the compactor sloppy broke its contract: /);
+        expect(run.breach, label).toMatch(message);
+        expect(run, label).toMatchObject({ meta: { compacted: false, error: run.breach }, appended: [], ledger: undefined });
+      }
+    });
+
+    it('discards entries appended by a compactor that says it did not compact (before: they joined the log while the meta said nothing happened)', async () => {
+      const path = pathOf(...toolLoop(3));
+      const run = await runCompactor(appending('quiet', (p) => [compaction(p)], false), { path }, ctx);
+      expect(run.breach).toMatch(/the compactor quiet broke its contract: it appended 1 entry but its meta says compacted: false/);
+      expect(run.appended).toEqual([]);
+    });
+
+    it('discards a meta that says compacted: true when nothing was appended (before: the hooks ran, and the journal and the events told of a compaction that changed nothing)', async () => {
+      const seen: string[] = [];
+      const hooks = { afterCompact: [() => void seen.push('told')] };
+      const run = await runCompactor(appending('boastful', () => []), { path: pathOf(...toolLoop(3)) }, ctx, { hooks });
+      expect(run.breach).toMatch(/the compactor boastful broke its contract: its meta says compacted: true but it appended nothing \(a compaction appends its entry; say compacted: false otherwise\)/);
+      expect(run.meta).toMatchObject({ compacted: false, error: run.breach });
+      expect(seen).toEqual([]);
+    });
+
+    it('discards a compaction entry that keeps from an entry not in the path (before: the model was sent the summary alone, the turn it was in included, with no word)', async () => {
+      const path = pathOf(...toolLoop(3));
+      for (const [label, over] of [
+        ['a mistyped id', { firstKeptEntryId: 'r-2' }],
+        ['its own id', { firstKeptEntryId: 'c1' }],
+      ] as const) {
+        const run = await runCompactor(appending('typo', (p) => [compaction(p, over)]), { path }, ctx);
+        expect(run.breach, label).toMatch(
+          new RegExp(`appended\\[0\\] \\(id "c1"\\) keeps from "${over.firstKeptEntryId}", which is not an entry of the path before it: the model would see the summary alone`),
+        );
+        expect(run.appended, label).toEqual([]);
+      }
+      // The last reply, or the first entry, are entries of the path.
+      for (const firstKeptEntryId of ['a2', 'u']) {
+        expect((await runCompactor(appending('fine', (p) => [compaction(p, { firstKeptEntryId })]), { path }, ctx)).breach).toBeUndefined();
+      }
+    });
+
+    it('discards a compaction entry that keeps a tool result and drops its call (before: the result was sent as a note with its call gone, with no word)', async () => {
+      const path = pathOf(user('read three files', 'u'), assistant([call('c0', 'read', { path: 'a' }), call('c1', 'read', { path: 'b' })], { id: 'a0' }), result('c0', 'A', 'read', 'r0'), result('c1', 'B', 'read', 'r1'), assistant('done', { id: 'a1' }));
+      for (const [firstKeptEntryId, callId] of [['r0', 'c0'], ['r1', 'c1']]) {
+        const run = await runCompactor(appending('splitter', (p) => [compaction(p, { firstKeptEntryId })]), { path }, ctx);
+        expect(run.breach).toMatch(new RegExp(`appended\\[0\\] \\(id "c1"\\) keeps from "${firstKeptEntryId}", inside a tool batch: the result of call "${callId}" \\(read\\) would stay while its call \\(entry "a0"\\) leaves the context`));
+        expect(run.appended).toEqual([]);
+      }
+      for (const firstKeptEntryId of ['a0', 'a1', 'u']) {
+        expect((await runCompactor(appending('fine', (p) => [compaction(p, { firstKeptEntryId })]), { path }, ctx)).breach).toBeUndefined();
+      }
+    });
   });
 });

@@ -1,4 +1,6 @@
 import type { CompactionMeta as JournalMeta, Entry } from '@tiller/core';
+import { appendedEntriesProblem } from './appended-entries-problem.js';
+import { readOnlyPath } from './read-only-path.js';
 import type { CompactionAcc, CompactionContext, CompactionHooks, CompactionMeta, Compactor } from './compactor.js';
 import type { TokenLedger } from './token-ledger.js';
 
@@ -12,6 +14,8 @@ export interface CompactorRun {
   ledger: TokenLedger | undefined;
   /** How the compactor broke its contract, when it did; its result was then discarded. */
   breach: string | undefined;
+  /** The `afterCompact` hooks that threw, each said in a line; the compaction stands all the same. */
+  hookFailures: string[];
 }
 
 export interface RunCompactorOptions<Opts> {
@@ -23,29 +27,51 @@ export interface RunCompactorOptions<Opts> {
  * Runs a compactor at a boundary and holds it to its contract: a compactor that throws compacts
  * nothing, and one whose path is not the old path plus exactly the entries it reports appended has
  * its result discarded; either way `breach` and the meta's error say what happened. The
- * `afterCompact` hooks run, in order, when entries left the context.
+ * `afterCompact` hooks run, in order, when entries left the context; one that throws is told in
+ * `hookFailures`, and the rest still run.
  */
 export async function runCompactor<Opts>(compactor: Compactor<Opts>, acc: CompactionAcc, ctx: CompactionContext, options: RunCompactorOptions<Opts> = {}): Promise<CompactorRun> {
   let outcome;
   try {
-    outcome = await compactor.maybeCompact(acc, ctx, options.opts);
+    outcome = await compactor.maybeCompact({ ...acc, path: readOnlyPath(acc.path) }, ctx, options.opts);
   } catch (error) {
     // A failed compaction is the compactor's to report in its meta; a throw is a bug the host must hear of.
     const breach = `the compactor ${compactor.name} threw: ${describeThrown(error)}; it compacted nothing`;
     return { ...unchanged({ compacted: false, error: breach }), breach };
   }
-  const problem = shapeProblem(outcome) ?? appendOnlyProblem(acc.path, outcome.acc.path, outcome.meta.appended);
+  const problem =
+    shapeProblem(outcome) ??
+    appendOnlyProblem(acc.path, outcome.acc.path, outcome.meta.appended) ??
+    appendedEntriesProblem(acc.path, outcome.meta.appended) ??
+    unreportedProblem(outcome.meta);
   if (problem) {
     const breach = `the compactor ${compactor.name} broke its contract: ${problem}; its result was discarded`;
     return { ...unchanged({ compacted: false, error: breach }), breach };
   }
   const { meta } = outcome;
-  if (meta.compacted && meta.dropped.length > 0) for (const hook of options.hooks?.afterCompact ?? []) await hook(meta);
-  return { meta: journalMeta(meta), appended: [...meta.appended], ledger: outcome.acc.ledger, breach: undefined };
+  const hookFailures = meta.compacted && meta.dropped.length > 0 ? await runHooks(options.hooks?.afterCompact ?? [], meta) : [];
+  return { meta: journalMeta(meta), appended: [...meta.appended], ledger: outcome.acc.ledger, breach: undefined, hookFailures };
 }
 
 function unchanged(meta: JournalMeta): CompactorRun {
-  return { meta, appended: [], ledger: undefined, breach: undefined };
+  return { meta, appended: [], ledger: undefined, breach: undefined, hookFailures: [] };
+}
+
+/**
+ * Runs the hooks in order. A hook is told of a compaction that happened: its throw (a metrics
+ * endpoint down) is the host's to hear of, and must not undo the compaction, nor stop the turn
+ * at every boundary from then on.
+ */
+async function runHooks(hooks: NonNullable<CompactionHooks['afterCompact']>, meta: Extract<CompactionMeta, { compacted: true }>): Promise<string[]> {
+  const failures: string[] = [];
+  for (const [i, hook] of hooks.entries()) {
+    try {
+      await hook(meta);
+    } catch (error) {
+      failures.push(`afterCompact[${i}] threw: ${describeThrown(error)}; the compaction stands`);
+    }
+  }
+  return failures;
 }
 
 /**
@@ -104,12 +130,37 @@ function appendOnlyProblem(before: readonly Entry[], after: readonly Entry[], ap
   return null;
 }
 
+/**
+ * A meta at odds with what was appended: entries appended under `compacted: false` would change
+ * the context while the journal, the events and the hooks say nothing happened; `compacted: true`
+ * with nothing appended tells them of a compaction that changed nothing.
+ */
+function unreportedProblem(meta: CompactionMeta): string | null {
+  if (meta.compacted && meta.appended.length === 0) {
+    return 'its meta says compacted: true but it appended nothing (a compaction appends its entry; say compacted: false otherwise)';
+  }
+  if (meta.compacted || meta.appended.length === 0) return null;
+  const count = meta.appended.length;
+  return `it appended ${count} ${count === 1 ? 'entry' : 'entries'} but its meta says compacted: false (a compaction that appends says compacted: true)`;
+}
+
+/**
+ * A failed compaction's error as the journal keeps it: an Error's message and code (or name); what a
+ * compactor written in JavaScript gives instead (a string, an object) as text, so the failure is
+ * never dropped.
+ */
+function failedWith(error: unknown): { error: string; errorCode?: string } {
+  if (!(error instanceof Error)) return { error: describeThrown(error) };
+  const code = (error as { code?: unknown }).code;
+  return { error: String(error.message), errorCode: typeof code === 'string' ? code : error.name };
+}
+
 /** The meta as the core's `compaction.done` carries it. */
 function journalMeta(meta: CompactionMeta): JournalMeta {
   if (!meta.compacted) {
     return {
       compacted: false,
-      ...(meta.error ? { error: meta.error.message, errorCode: (meta.error as { code?: unknown }).code ?? meta.error.name } : {}),
+      ...(meta.error ? failedWith(meta.error) : {}),
       ...(meta.skipped ? { skipped: meta.skipped } : {}),
     };
   }

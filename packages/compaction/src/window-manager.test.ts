@@ -7,11 +7,12 @@ import { scriptedSummarizer } from '@tiller/testing';
 import { type CompactionContext, NoOpCompactor } from './compactor.js';
 import { CompactionConfigError, CompactionError } from './errors.js';
 import { estimateTokens } from './estimate-tokens.js';
+import type { ModelCatalog } from './model-catalog.js';
 import { compactionSettings, DEFAULT_COMPACTION_SETTINGS } from './settings.js';
 import { runCompactor } from './run-compactor.js';
 import { createTokenLedger } from './token-ledger.js';
 import type { Summarizer } from './summarizer.js';
-import { WindowManager } from './window-manager.js';
+import { WindowManager, type WindowManagerInput } from './window-manager.js';
 
 /** One turn of a long tool loop: each round thinks, calls `read`, and gets `size` tokens back. */
 function toolLoop(rounds: number, size = 1000): Draft[] {
@@ -257,6 +258,23 @@ describe('WindowManager', () => {
     expect((await pinned.maybeCompact({ path: pathOf(...toolLoop(30)) }, ctx({ model: 'my-local-llama' }))).meta.compacted).toBe(false);
   });
 
+  it('takes a hand-written catalog that only answers contextWindow(model), and refuses one whose answer is not a window, naming the catalog (before: a TypeError, requireContextWindow is not a function; a NaN window never compacted)', async () => {
+    const own = { contextWindow: (model: string) => (model === 'my-llama' ? 20_000 : undefined) } as unknown as ModelCatalog;
+    const manager = WindowManager({ strategy: 'keepTail', ...config, catalog: own });
+    expect(manager.windowFor('my-llama')).toBe(20_000);
+    expect(() => manager.windowFor('gpt-4o')).toThrow(/^WindowManager\.windowFor: option "contextWindow" is required: the model catalog does not know "gpt-4o"/);
+    expect((await manager.maybeCompact({ path: pathOf(...toolLoop(30)) }, ctx({ model: 'my-llama', window: undefined }))).meta.compacted).toBe(true);
+    for (const answer of [Number.NaN, '200000', 0, 1.5, -1]) {
+      const junk = WindowManager({ strategy: 'keepTail', ...config, catalog: { contextWindow: () => answer } as unknown as ModelCatalog });
+      expect(() => junk.windowFor('my-llama'), String(answer)).toThrow(
+        new RegExp(`^WindowManager\\.windowFor: option "catalog" is invalid: its contextWindow\\("my-llama"\\) answered ${answer === '200000' ? 'a string \\("200000"\\)' : String(answer).replace('.', '\\.')}, not a positive whole number of tokens`),
+      );
+      const { meta } = await junk.maybeCompact({ path: pathOf(...toolLoop(30)) }, ctx({ model: 'my-llama', window: undefined }));
+      expect(meta).toMatchObject({ compacted: false, error: expect.any(CompactionConfigError) });
+    }
+    expect(() => WindowManager({ strategy: 'keepTail', catalog: { requireContextWindow: () => 1 } as unknown as ModelCatalog })).toThrow(/option "catalog" is invalid: expected a ModelCatalog/);
+  });
+
   it('refuses a boundary whose window or prompt tokens are not counts, naming the field, and appends nothing', async () => {
     const manager = WindowManager({ strategy: 'keepTail', ...config });
     const acc = { path: pathOf(...toolLoop(30)) };
@@ -285,6 +303,34 @@ describe('WindowManager', () => {
     );
     expect(() => manager.validateOpts?.({ contextWindow: 20_000 }, 'createAgent')).toThrow(/option "keepRecentTokens".*contextWindow 20000/);
     expect(() => manager.validateOpts?.({ reserveTokens: 1000 }, 'createAgent')).not.toThrow();
+  });
+
+  it('refuses opts that are not an object of options, saying what they are (before: a string was read as its characters, "Unrecognized key: \\"0\\"", and 5 or null passed as no options)', async () => {
+    const manager = WindowManager({ strategy: 'keepTail', ...config });
+    for (const [opts, what] of [['keepTail', 'a string \\("keepTail"\\)'], [5, '5'], [null, 'null'], [[{ reserveTokens: 1 }], 'an array']] as const) {
+      const message = new RegExp(`^createAgent \\(compactorOptions\\): is invalid: expected an object of WindowManager options \\(or none\\), not ${what}$`);
+      expect(() => manager.validateOpts?.(opts as never, 'createAgent (compactorOptions)'), String(opts)).toThrow(message);
+      const { meta } = await manager.maybeCompact({ path: pathOf(...toolLoop(30)) }, ctx(), opts as never);
+      expect(meta).toMatchObject({ compacted: false, error: expect.any(CompactionConfigError) });
+    }
+    expect(() => manager.validateOpts?.(undefined, 'createAgent')).not.toThrow();
+    expect(() => manager.validateOpts?.({}, 'createAgent')).not.toThrow();
+  });
+
+  it('names newId or now when what they return cannot stamp an entry, and appends nothing (before: "Invalid time value", "….toISOString is not a function", or a breach that did not name the option)', async () => {
+    const cases: Array<[Partial<WindowManagerInput>, string]> = [
+      [{ newId: () => '' }, 'option "newId" is invalid: it returned a string \\(""\\), not a non-empty string'],
+      [{ newId: () => 7 as never }, 'option "newId" is invalid: it returned 7, not a non-empty string'],
+      [{ now: () => new Date('not a date') }, 'option "now" is invalid: it returned an invalid Date, not a Date of a moment'],
+      [{ now: () => '2026-02-01' as never }, 'option "now" is invalid: it returned a string \\("2026-02-01"\\), not a Date'],
+    ];
+    for (const [over, message] of cases) {
+      const manager = WindowManager({ strategy: 'keepTail', ...config, ...over });
+      const { acc, meta } = await manager.maybeCompact({ path: pathOf(...toolLoop(30)) }, ctx());
+      expect(meta, message).toMatchObject({ compacted: false, appended: [], error: expect.any(CompactionConfigError) });
+      if (!meta.compacted) expect(meta.error?.message).toMatch(new RegExp(`^WindowManager\\.maybeCompact: ${message}$`));
+      expect(acc.path).toHaveLength(61);
+    }
   });
 
   it('says one bound for a keepRecentTokens below 1: at least 1, never ">=0" and ">=1" together', () => {

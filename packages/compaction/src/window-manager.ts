@@ -1,6 +1,9 @@
 import { compactionSummaryMessage } from '@tiller/core';
+import { catalogWindow } from './catalog-window.js';
 import { clearToolResults } from './clear-tool-results-strategy.js';
 import { compactionEntry } from './compaction-entry.js';
+import { describeValue } from './describe-value.js';
+import { entryStamp } from './entry-stamp.js';
 import type { Strategy } from './compaction-strategy.js';
 import type { CompactionAcc, CompactionContext, CompactionMeta, CompactionOutcome, CompactionStrategyName, Compactor } from './compactor.js';
 import { CompactionConfigError } from './errors.js';
@@ -32,10 +35,16 @@ export interface WindowManager extends Compactor<Partial<WindowManagerInput>> {
  */
 export function WindowManager(options: WindowManagerInput): WindowManager {
   const base = parseOptions(WindowManagerOptions, options, 'WindowManager');
-  const configFor = (opts: Partial<WindowManagerInput> | undefined, entryPoint: string): WindowManagerConfig =>
-    opts === undefined ? base : parseOptions(WindowManagerOptions, { ...options, ...opts }, entryPoint);
+  const configFor = (opts: Partial<WindowManagerInput> | undefined, entryPoint: string): WindowManagerConfig => {
+    if (opts === undefined) return base;
+    // Spread, a string would become its characters and a number or null nothing at all.
+    if (typeof opts !== 'object' || opts === null || Array.isArray(opts)) {
+      throw new CompactionConfigError(entryPoint, undefined, `is invalid: expected an object of WindowManager options (or none), not ${describeValue(opts)}`);
+    }
+    return parseOptions(WindowManagerOptions, { ...options, ...opts }, entryPoint);
+  };
   const windowOf = (config: WindowManagerConfig, model: string, ctxWindow: number | undefined, entryPoint: string): number => {
-    const window = config.contextWindow ?? ctxWindow ?? (config.catalog ?? defaultModelCatalog).requireContextWindow(model, entryPoint);
+    const window = config.contextWindow ?? ctxWindow ?? catalogWindow(config.catalog ?? defaultModelCatalog, model, entryPoint);
     if (config.reserveTokens + config.keepRecentTokens >= window) {
       throw new CompactionConfigError(
         entryPoint,
@@ -50,7 +59,7 @@ export function WindowManager(options: WindowManagerInput): WindowManager {
     name: 'windowManager',
     needsWindow: (opts) => configFor(opts, 'WindowManager.needsWindow').contextWindow === undefined,
     validateOpts: (opts, entryPoint) => {
-      configFor(opts ?? {}, entryPoint);
+      configFor(opts, entryPoint);
     },
     windowFor: (model, opts) => windowOf(configFor(opts, 'WindowManager.windowFor'), model, undefined, 'WindowManager.windowFor'),
     reserveFor: (_model, opts) => configFor(opts, 'WindowManager.reserveFor').reserveTokens,
@@ -95,9 +104,8 @@ export function WindowManager(options: WindowManagerInput): WindowManager {
             summarizerModel: plan.summarizerModel,
           },
           {
-            id: (config.newId ?? (() => crypto.randomUUID()))(),
+            ...entryStamp(config, 'WindowManager.maybeCompact'),
             parentId: acc.path.at(-1)?.id ?? null,
-            at: (config.now ?? (() => new Date()))().toISOString(),
             strategy: config.strategy,
             midRound: ctx.midRound,
           },

@@ -113,6 +113,7 @@ export function restateEngine(init: RestateEngineInit): RestateEngine {
           path: log.entries,
           ledger: currentLedger(),
           promptTokens,
+          timeoutMs: options.limits.compactionTimeoutMs,
           signal: controller.signal,
           onEvent: warn,
         }),

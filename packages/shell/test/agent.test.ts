@@ -548,6 +548,22 @@ describe('options', () => {
     expect(() => createAgent({ model: scriptedModel([], { id: 'nobody/knows', contextWindow: 8_000 }), compactor: WindowManager({ strategy: 'keepTail', keepRecentTokens: 1_000 }) })).not.toThrow();
   });
 
+  it('refuses a compactor of its own that needs a window it cannot give, naming the compactor (before: made, and the compactor got no window at every boundary)', () => {
+    const own = (over: Partial<Compactor<unknown>>): Compactor<unknown> => ({ name: 'mine', maybeCompact: async (acc) => ({ acc, meta: { compacted: false, appended: [] } }), needsWindow: () => true, ...over });
+    const model = scriptedModel([], { id: 'nobody/knows' });
+    expect(() => createAgent({ model, compactor: own({}) })).toThrow(
+      /^createAgent: compactor "mine" needs the model's context window, and neither the model nor the compactor knows it \(it has no windowFor\); set model\.contextWindow$/,
+    );
+    for (const [answer, said] of [[Number.NaN, 'NaN'], ['128000', '"128000"'], [0, '0']] as const) {
+      expect(() => createAgent({ model, compactor: own({ windowFor: () => answer as number }) }), said).toThrow(
+        new RegExp(`^createAgent: compactor "mine": windowFor\\("nobody/knows"\\) must return a positive whole number of tokens, got ${said}$`),
+      );
+    }
+    expect(() => createAgent({ model, compactor: own({ needsWindow: () => { throw new Error('boom'); } }) })).toThrow(/^createAgent: compactor "mine": needsWindow threw: boom$/);
+    expect(() => createAgent({ model, compactor: own({ windowFor: () => 32_000 }) })).not.toThrow();
+    expect(() => createAgent({ model: scriptedModel([], { id: 'nobody/knows', contextWindow: 8_000 }), compactor: own({}) })).not.toThrow();
+  });
+
   it('refuses two tools with one name', () => {
     const { echo } = recordingTools();
     expect(() => createAgent({ model: scriptedModel([]), tools: [echo, echo] })).toThrow(/duplicate tool name "echo"/);

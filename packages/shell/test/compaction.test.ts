@@ -1,5 +1,5 @@
-import { type Compactor, WindowManager } from '@tiller/compaction';
-import type { CompactionEntry } from '@tiller/core';
+import { type Compactor, compactionEntry, WindowManager } from '@tiller/compaction';
+import type { CompactionEntry, Entry } from '@tiller/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool, modelSummarizer, type AgentEvent } from '../src/index.js';
@@ -128,5 +128,92 @@ describe('compaction through the shell', () => {
     const message = 'the compactor throwing threw: no summarizer; it compacted nothing';
     expect(events.find((e) => e.type === 'compaction.finished')).toMatchObject({ meta: { compacted: false, error: message } });
     expect(events.filter((e) => e.type === 'shell.error')).toMatchObject([{ where: 'compaction', message }]);
+  });
+
+  it('discards a compaction entry that repeats an id of the log or does not continue the path, and the agent goes on (before: the turn failed, or the agent stopped for good)', async () => {
+    const appendsBadly = (name: string, fields: (path: readonly Entry[]) => Partial<CompactionEntry>): Compactor<unknown> => ({
+      name,
+      maybeCompact: async (acc, ctx) => {
+        if (acc.path.length < 3) return { acc, meta: { compacted: false, appended: [] } };
+        const entry = compactionEntry(
+          { summary: 'earlier work', firstKeptEntryId: acc.path.at(-1)!.id, tokensBefore: 100, tokensAfter: 10, compactedEntryIds: [] },
+          { id: 'compaction-1', parentId: acc.path.at(-1)!.id, at: new Date().toISOString() },
+        );
+        const appended = { ...entry, ...fields(acc.path) } as CompactionEntry;
+        const meta = { compacted: true as const, appended: [appended], strategy: name, tokensBefore: 100, tokensAfter: 10, tokensRemoved: 90, dropped: [], clearedEntryIds: [], midRound: ctx.midRound };
+        return { acc: { path: [...acc.path, appended] }, meta };
+      },
+    });
+    for (const compactor of [appendsBadly('repeats', (path) => ({ id: path[0]!.id })), appendsBadly('roots', () => ({ parentId: null }))]) {
+      const agent = createAgent({ model: scriptedModel([{ toolCalls: [{ name: 'read_page', args: { page: 1 } }] }, { text: 'read' }, { text: 'again' }]), tools: [readPage], compactor });
+      const events = recordEvents(agent);
+      expect(await agent.prompt('read page 1')).toMatchObject({ status: 'completed' });
+      expect(await agent.prompt('and again')).toMatchObject({ status: 'completed' });
+      expect(events.find((e) => e.type === 'shell.error')).toMatchObject({ where: 'compaction', message: expect.stringMatching(new RegExp(`the compactor ${compactor.name} broke its contract: appended\\[0\\]`)) });
+      expect(agent.session.path().filter((e) => e.kind === 'compaction')).toEqual([]);
+      expect(agent.session.size).toBe(6);
+    }
+  });
+
+  it('keeps a compaction whose afterCompact hook throws, says so, and the turn goes on (before: the turn was aborted and the compaction lost, at every boundary)', async () => {
+    const window = 2_000;
+    const agent = createAgent({
+      model: readingModel(14, window),
+      tools: [readPage],
+      compactor: WindowManager({ strategy: 'keepTail', contextWindow: window, reserveTokens: 600, keepRecentTokens: 500 }),
+      hooks: {
+        afterCompact: [
+          () => {
+            throw new Error('metrics endpoint down');
+          },
+        ],
+      },
+      limits: { maxIterations: 20 },
+    });
+    const events = recordEvents(agent);
+    expect(await agent.prompt('read the whole document')).toMatchObject({ status: 'completed', iterations: 14 });
+    const compactions = agent.session.path().filter((e) => e.kind === 'compaction');
+    expect(compactions.length).toBeGreaterThan(0);
+    const errors = events.filter((e) => e.type === 'shell.error');
+    expect(errors).toHaveLength(compactions.length);
+    expect(errors[0]).toMatchObject({ where: 'afterCompact hook', message: 'afterCompact[0] threw: metrics endpoint down; the compaction stands' });
+  });
+
+  it('stops a compactor that never answers and ignores its signal after limits.compactionTimeoutMs, and the turn goes on uncompacted (before: the turn waited for good)', async () => {
+    let seen: AbortSignal | undefined;
+    const hangs: Compactor<unknown> = {
+      name: 'hangs',
+      maybeCompact: (_acc, ctx) => {
+        seen = ctx.signal;
+        return new Promise(() => {});
+      },
+    };
+    const agent = createAgent({ model: scriptedModel([{ text: 'fine' }]), compactor: hangs, limits: { compactionTimeoutMs: 50 } });
+    const events = recordEvents(agent);
+    expect(await agent.prompt('hi')).toMatchObject({ status: 'completed' });
+    const message = 'the compactor hangs did not finish within 50 ms (limits.compactionTimeoutMs); it compacted nothing';
+    expect(events.find((e) => e.type === 'compaction.finished')).toMatchObject({ meta: { compacted: false, error: message } });
+    expect(events.filter((e) => e.type === 'shell.error')).toMatchObject([{ where: 'compaction', message }]);
+    expect(seen?.aborted).toBe(true);
+    expect((seen?.reason as Error).name).toBe('TimeoutError');
+    expect(agent.session.size).toBe(2);
+  });
+
+  it('keeps every entry when a compactor splices old entries out of the path it is handed, and the agent goes on (before: the shared entry list lost them and the agent stopped for good)', async () => {
+    const splicing: Compactor<unknown> = {
+      name: 'splicing',
+      maybeCompact: async (acc) => {
+        if (acc.path.length > 4) (acc.path as Entry[]).splice(0, 2);
+        return { acc, meta: { compacted: false, appended: [] } };
+      },
+    };
+    const script: ScriptStep[] = [1, 2, 3].map((page) => ({ toolCalls: [{ name: 'read_page', args: { page } }] }));
+    const agent = createAgent({ model: scriptedModel([...script, { text: 'read' }, { text: 'again' }]), tools: [readPage], compactor: splicing });
+    const events = recordEvents(agent);
+    expect(await agent.prompt('read three pages')).toMatchObject({ status: 'completed' });
+    expect(await agent.prompt('and again')).toMatchObject({ status: 'completed' });
+    expect(events.find((e) => e.type === 'shell.error')).toMatchObject({ where: 'compaction', message: expect.stringMatching(/^the compactor splicing threw: the path a compactor is handed cannot be changed in place/) });
+    expect(agent.session.size).toBe(10);
+    expect(agent.session.path()).toHaveLength(10);
   });
 });

@@ -152,6 +152,8 @@ describe('the journal', () => {
       /^createAgent: compactor "odd": reserveFor must return a whole number of tokens \(0 or more\), got -1$/,
     );
     expect(() => createAgent({ model: scriptedModel([]), compactor: odd(() => { throw new Error('no idea'); }) })).toThrow(/^createAgent: compactor "odd": reserveFor threw: no idea$/);
+    // NaN is said as NaN (JSON would say null).
+    expect(() => createAgent({ model: scriptedModel([]), compactor: odd(() => Number.NaN) })).toThrow(/^createAgent: compactor "odd": reserveFor must return a whole number of tokens \(0 or more\), got NaN$/);
   });
 
   it('refuses a journal of another version, naming both versions', async () => {

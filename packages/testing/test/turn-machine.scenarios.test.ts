@@ -296,6 +296,21 @@ describe('model failures', () => {
     expect(d.snapshot.context.lastOutcome).toMatchObject({ status: 'failed', error: { kind: 'overflow' } });
   });
 
+  it('says why the compaction an overflow forced removed nothing, when its meta says (before: "is a compactor configured?" even when one was, and had said why)', () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ compacted: false, skipped: 'nothing would leave the context' }, 'removed nothing (nothing would leave the context)'],
+      [{ compacted: false, error: 'the summarizer threw: quota exceeded', errorCode: 'summarization_failed' }, 'removed nothing (it failed: the summarizer threw: quota exceeded)'],
+      [{ compacted: false }, 'removed nothing (is a compactor configured?)'],
+    ];
+    for (const [meta, reason] of cases) {
+      const d = calling();
+      d.llmFailed('overflow', 'prompt is too long');
+      d.compactionDone({ meta: meta as never });
+      d.llmFailed('overflow', 'still too long');
+      expect(d.snapshot.context.lastOutcome).toMatchObject({ status: 'failed', reason: `the context overflowed, and the compaction it forced ${reason}: still too long` });
+    }
+  });
+
   it('says whether the compaction an overflow forced removed anything', () => {
     const nothing = calling();
     nothing.llmFailed('overflow', 'prompt is too long');

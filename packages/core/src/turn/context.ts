@@ -62,6 +62,11 @@ export interface ActiveTurn {
   readonly overflowRetries: number;
   /** What the compaction forced by the last overflow did, until the next reply. */
   readonly overflowCompaction: 'compacted' | 'nothing_compacted' | null;
+  /**
+   * Why that compaction removed nothing, as its meta said (its error, or why it skipped); absent
+   * when it did not say (and in snapshots written before this field).
+   */
+  readonly overflowCompactionWhy?: string | undefined;
   readonly batch: OpenBatch | null;
   readonly deliveries: readonly Delivery[];
 }

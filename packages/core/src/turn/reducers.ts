@@ -65,7 +65,10 @@ export const reducers = {
   applyCompaction: ((work, event, emit, base) => {
     const pending = base.turn?.pending;
     const boundary = pending?.type === 'maybe_compact' ? pending.reason : 'turn_start';
-    if (pending?.type === 'maybe_compact' && pending.force) work.turn!.overflowCompaction = event.meta.compacted ? 'compacted' : 'nothing_compacted';
+    if (pending?.type === 'maybe_compact' && pending.force) {
+      work.turn!.overflowCompaction = event.meta.compacted ? 'compacted' : 'nothing_compacted';
+      work.turn!.overflowCompactionWhy = event.meta.compacted ? undefined : nothingCompactedWhy(event.meta);
+    }
     appendEntries(work, event.appended);
     emit({ type: 'compaction.finished', compactionId: event.id, meta: event.meta });
     const deliveries = deliverQueued(work, event.at, boundary);
@@ -101,7 +104,7 @@ export const reducers = {
     const ending: Ending =
       route === 'aborted'
         ? { status: 'aborted', reason: event.error.message || 'the model call was aborted' }
-        : { status: 'failed', reason: failureReason(event, base.turn?.overflowCompaction ?? null), error: event.error };
+        : { status: 'failed', reason: failureReason(event, base.turn?.overflowCompaction ?? null, base.turn?.overflowCompactionWhy), error: event.error };
     finish(work, ending, event.at, emit, openCallsOf(base));
   }) satisfies Reducer<TurnEventOf<'llm.failed'>>,
 
@@ -191,13 +194,22 @@ function replyEnding(route: ReturnType<typeof routeReply>, event: TurnEventOf<'l
   }
 }
 
-function failureReason(event: TurnEventOf<'llm.failed'>, overflowCompaction: 'compacted' | 'nothing_compacted' | null): string {
+/** What a compaction that removed nothing said of itself: its error, or why it skipped. */
+function nothingCompactedWhy(meta: TurnEventOf<'compaction.done'>['meta']): string | undefined {
+  if (meta.compacted) return undefined;
+  if (meta.error) return `it failed: ${meta.error}`;
+  // `skipped` is not in the schema (a loose key a compactor may add): used only when it is text.
+  return typeof meta.skipped === 'string' && meta.skipped !== '' ? meta.skipped : undefined;
+}
+
+function failureReason(event: TurnEventOf<'llm.failed'>, overflowCompaction: 'compacted' | 'nothing_compacted' | null, why: string | undefined): string {
   if (event.error.kind !== 'overflow') return `the model call failed (${event.error.kind}): ${event.error.message}`;
   switch (overflowCompaction) {
     case 'compacted':
       return `the context overflowed again after compaction: ${event.error.message}`;
     case 'nothing_compacted':
-      return `the context overflowed, and the compaction it forced removed nothing (is a compactor configured?): ${event.error.message}`;
+      // The compactor's own word when it gave one: the usual hint would point away from a compactor that is there and failed.
+      return `the context overflowed, and the compaction it forced removed nothing (${why ?? 'is a compactor configured?'}): ${event.error.message}`;
     case null:
       return `the context overflowed: ${event.error.message}`;
     default: {

@@ -8,6 +8,7 @@ import type { JournalStore } from '../journal/journal-store.js';
 import type { InspectOption } from '../runtime/inspection.js';
 import { AgentOptionsError } from '../errors/agent-options-error.js';
 import { describeThrown } from '../describe-thrown.js';
+import { checkCompactorFit } from './check-compactor-fit.js';
 import { delayMs, timeLimitMs } from '../timer-ms.js';
 
 const fn = <T>(what: string) => z.custom<T>((value) => typeof value === 'function', { message: `expected ${what}` });
@@ -38,6 +39,12 @@ export const AgentLimits = z.strictObject({
    * this long stops the agent (`AgentBrokenError`): whether it was written is not known.
    */
   writeTimeoutMs: timeLimitMs.default(60_000),
+  /**
+   * A compaction (the compactor, its summarizer calls, the afterCompact hooks) that has not
+   * finished this long is stopped: its signal aborts, it compacts nothing, and the turn goes on.
+   * Generous, for a summarizer that works through a long history in chunks.
+   */
+  compactionTimeoutMs: timeLimitMs.default(600_000),
 });
 export type AgentLimits = z.output<typeof AgentLimits>;
 
@@ -132,25 +139,6 @@ export function resolveAgentOptions(options: AgentOptions, entryPoint = 'createA
   } catch (error) {
     throw new AgentOptionsError(`${entryPoint}: invalid compactorOptions: ${describeThrown(error)}`);
   }
-  if (resolved.compactor.needsWindow?.(resolved.compactorOptions) && resolved.model.contextWindow === undefined) {
-    // The compactor may still find the window in its catalog; only a missing entry there is an error.
-    try {
-      resolved.compactor.windowFor?.(resolved.model.id, resolved.compactorOptions);
-    } catch (error) {
-      throw new AgentOptionsError(`${entryPoint}: the compactor needs the model's context window: ${describeThrown(error)}; set model.contextWindow`);
-    }
-  }
-  if (resolved.compactor.reserveFor) {
-    // Recorded in each journal header: a compactor that cannot say it fails here, not mid-run.
-    let reserve: unknown;
-    try {
-      reserve = resolved.compactor.reserveFor(resolved.model.id, resolved.compactorOptions);
-    } catch (error) {
-      throw new AgentOptionsError(`${entryPoint}: compactor "${resolved.compactor.name}": reserveFor threw: ${describeThrown(error)}`);
-    }
-    if (!Number.isSafeInteger(reserve) || (reserve as number) < 0) {
-      throw new AgentOptionsError(`${entryPoint}: compactor "${resolved.compactor.name}": reserveFor must return a whole number of tokens (0 or more), got ${JSON.stringify(reserve)}`);
-    }
-  }
+  checkCompactorFit(resolved.compactor, resolved.compactorOptions, resolved.model, entryPoint);
   return resolved;
 }

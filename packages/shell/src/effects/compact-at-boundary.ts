@@ -6,7 +6,7 @@ import { describeThrown } from '../describe-thrown.js';
 import { abortable } from '../runtime/abortable.js';
 import { workSignal } from '../runtime/work-signal.js';
 
-/** What a compaction publishes: an abort listener of the compactor's that failed, a compactor that broke its contract. */
+/** What a compaction publishes: an abort listener of the compactor's that failed, a compactor that broke its contract, an `afterCompact` hook that threw. */
 export type CompactionEvent = Extract<ShellEvent, { type: 'shell.error' }>;
 
 /** The input that answers a `maybe_compact` effect. */
@@ -24,6 +24,8 @@ export interface CompactionWork {
   readonly model: Pick<TillerModel, 'id' | 'contextWindow'>;
   /** What every request carries besides the path (system prompt, tool specs), in estimated tokens. */
   readonly promptTokens: number;
+  /** How long the compaction may take (`limits.compactionTimeoutMs`); none, no limit. */
+  readonly timeoutMs?: number | undefined;
   /** The path and a token ledger over it, lent to the compactor (which may advance the ledger). */
   readonly acc: CompactionAcc;
   publish(event: CompactionEvent): void;
@@ -34,9 +36,11 @@ export type BoundaryCompaction = { kind: 'ran'; answer: CompactionAnswer; ledger
 
 /**
  * Runs the compactor at a boundary through `@tiller/compaction`'s `runCompactor`, which holds it to
- * its contract, raced against the turn's signal. The compactor gets a signal of its own, so that an
- * abort listener of its that throws is published, not fatal. Throws only what `runCompactor` lets
- * through (an `afterCompact` hook's throw), and only while the turn is not aborted.
+ * its contract, raced against the turn's signal and the time limit (past it, the compaction is
+ * stopped, compacts nothing, and a `shell.error` says so). The compactor gets a signal of its own, so that an
+ * abort listener of its that throws is published, not fatal, and so is an `afterCompact` hook that
+ * throws (the compaction stands). Throws only what `runCompactor` lets through, and only while
+ * the turn is not aborted.
  */
 export async function compactAtBoundary(effect: MaybeCompactEffect, work: CompactionWork, signal: AbortSignal): Promise<BoundaryCompaction> {
   const { id, midRound, reason, force } = effect;
@@ -45,15 +49,24 @@ export async function compactAtBoundary(effect: MaybeCompactEffect, work: Compac
     work.publish({ type: 'shell.error', where: `compactor ${compactor.name} abort listener`, message: describeThrown(error), at: now() }),
   );
   const ctx = { model: model.id, window: model.contextWindow, promptTokens: work.promptTokens, midRound, force, reason, signal: lent.signal };
+  // A compactor that never answers (and ignores its signal) would hold the turn for good: past the limit it is stopped and left behind.
+  const timedOut = `the compactor ${compactor.name} did not finish within ${work.timeoutMs} ms (limits.compactionTimeoutMs); it compacted nothing`;
+  const timer = work.timeoutMs === undefined ? undefined : setTimeout(() => lent.stop(new DOMException(timedOut, 'TimeoutError')), work.timeoutMs);
   try {
-    const run = await abortable(runCompactor(compactor, work.acc, ctx, { opts: work.compactorOptions, hooks: work.hooks }), signal);
+    const run = await abortable(runCompactor(compactor, work.acc, ctx, { opts: work.compactorOptions, hooks: work.hooks }), lent.signal);
     if (run.breach) work.publish({ type: 'shell.error', where: 'compaction', message: run.breach, at: now() });
+    for (const failure of run.hookFailures) work.publish({ type: 'shell.error', where: 'afterCompact hook', message: failure, at: now() });
     return { kind: 'ran', answer: { type: 'compaction.done', id, at: now(), meta: run.meta, appended: run.appended }, ledger: run.ledger };
   } catch (error) {
-    if (!signal.aborted) throw error;
-    // The answer is stale: the abort input is ahead of it.
-    return { kind: 'aborted', answer: { type: 'compaction.done', id, at: now(), meta: { compacted: false, error: 'the turn was aborted' }, appended: [] } };
+    if (signal.aborted) {
+      // The answer is stale: the abort input is ahead of it.
+      return { kind: 'aborted', answer: { type: 'compaction.done', id, at: now(), meta: { compacted: false, error: 'the turn was aborted' }, appended: [] } };
+    }
+    if (!lent.signal.aborted) throw error;
+    work.publish({ type: 'shell.error', where: 'compaction', message: timedOut, at: now() });
+    return { kind: 'ran', answer: { type: 'compaction.done', id, at: now(), meta: { compacted: false, error: timedOut }, appended: [] }, ledger: undefined };
   } finally {
+    clearTimeout(timer);
     lent.end();
   }
 }

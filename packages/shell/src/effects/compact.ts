@@ -27,6 +27,7 @@ export async function compact(effect: MaybeCompactEffect, shell: EffectContext, 
     hooks,
     model: shell.model,
     promptTokens: shell.meter.promptTokens,
+    timeoutMs: shell.options.limits.compactionTimeoutMs,
     acc: { path: shell.meter.path, ledger: shell.meter.lend() },
     publish: (event: CompactionEvent) => shell.publish(event),
   };

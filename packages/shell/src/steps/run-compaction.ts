@@ -22,6 +22,8 @@ export interface CompactionOptions {
   ledger?: TokenLedger | undefined;
   /** What every request carries besides the path (system prompt and tool specs), estimated with `estimateTextTokens`. */
   promptTokens: number;
+  /** How long the compaction may take (the agent's `limits.compactionTimeoutMs`); past it the compactor is stopped and compacts nothing. None, no limit. */
+  timeoutMs?: number | undefined;
   /**
    * The turn's cancellation. The compactor gets a signal of its own that follows it; once it
    * aborts, nothing waits on the compactor (even one that ignores the signal).
@@ -29,7 +31,8 @@ export interface CompactionOptions {
   signal?: AbortSignal | undefined;
   /**
    * Told, as a `shell.error`, of an abort listener the compactor added to its signal that threw
-   * or rejected (which then cannot end the process), and of a compactor that broke its contract.
+   * or rejected (which then cannot end the process), of a compactor that broke its contract, and of
+   * an `afterCompact` hook that threw.
    */
   onEvent?: ((event: CompactionEvent) => void) | undefined;
 }
@@ -41,17 +44,18 @@ const ignore = () => {};
  * the shell's compaction, with the same context for the compactor, held to its contract by
  * `@tiller/compaction`'s `runCompactor` (a compactor that throws or breaks the contract compacts
  * nothing, and the meta says why). The answer is plain data, for the engine to journal; once the
- * turn's signal aborted it is `compacted: false` with the error `the turn was aborted`. Only an
- * `afterCompact` hook's throw is thrown.
+ * turn's signal aborted it is `compacted: false` with the error `the turn was aborted`. An
+ * `afterCompact` hook that throws is told to `onEvent`; the compaction stands.
  */
 export async function runCompaction(effect: MaybeCompactEffect, options: CompactionOptions): Promise<CompactionAnswer> {
-  const { compactor, compactorOptions, hooks, model, path, promptTokens } = options;
+  const { compactor, compactorOptions, hooks, model, path, promptTokens, timeoutMs } = options;
   const work = {
     compactor,
     compactorOptions,
     hooks,
     model,
     promptTokens,
+    timeoutMs,
     acc: { path, ledger: options.ledger },
     publish: options.onEvent ?? ignore,
   };

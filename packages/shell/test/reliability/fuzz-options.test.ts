@@ -223,6 +223,7 @@ const LIMITS: Record<string, Kind> = {
   'limits.retryMaxDelayMs': 'int0',
   'limits.firstTokenTimeoutMs': 'int+',
   'limits.streamIdleTimeoutMs': 'int+',
+  'limits.compactionTimeoutMs': 'int+',
 };
 const AGENT: Record<string, Kind> = {
   model: 'custom',

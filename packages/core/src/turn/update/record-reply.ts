@@ -55,6 +55,7 @@ export function recordReply(work: WorkingContext, event: TurnEventOf<'llm.done'>
   appendMessages(work, event.at, [message]);
   turn.overflowRetries = 0;
   turn.overflowCompaction = null;
+  turn.overflowCompactionWhy = undefined;
   const calls = toolCallsOf(message);
   turn.batch = calls.length > 0 ? { calls, decisions: [], ...(repeated.length > 0 ? { repeats: countOf(repeated) } : {}) } : null;
   return calls;
