@@ -1,3 +1,4 @@
+import type { Compactor } from '@tiller/compaction';
 import { scriptedModel } from '@tiller/testing';
 import { describe, expect, it } from 'vitest';
 import { resolveDurableOptions } from './durable-options.js';
@@ -45,7 +46,7 @@ describe('resolveDurableOptions', () => {
     expect(() => resolveDurableOptions({ model, limits: { toolTimeoutMs: thirtyDays } }, 'serve')).toThrow(/at limits\.toolTimeoutMs/);
   });
 
-  it("refuses a tool or model time limit that Restate's cut of a step would beat, naming both sides", () => {
+  it("refuses a tool, model or compaction time limit that Restate's cut of a step would beat, naming both sides", () => {
     // Before: taken. A 40-minute tool under the default 15 + 15 minutes ran to its end, then its
     // step was cut and replayed, and the model was told the call had been interrupted.
     expect(() => resolveDurableOptions({ model, limits: { toolTimeoutMs: 40 * 60_000 } }, 'serve')).toThrow(
@@ -54,9 +55,22 @@ describe('resolveDurableOptions', () => {
     expect(() => resolveDurableOptions({ model, inactivityTimeoutMs: 500, abortTimeoutMs: 500 }, 'durableServices')).toThrow(/^durableServices: invalid options: limits\.toolTimeoutMs \(120000 ms\) is not below/);
     expect(() => resolveDurableOptions({ model, limits: { firstTokenTimeoutMs: 31 * 60_000 } }, 'serve')).toThrow(/at limits\.firstTokenTimeoutMs$/);
     expect(() => resolveDurableOptions({ model, limits: { streamIdleTimeoutMs: 31 * 60_000 } }, 'serve')).toThrow(/at limits\.streamIdleTimeoutMs$/);
+    // A compactor that runs past the cut would be cut and run again, never stopped by its own limit.
+    expect(() => resolveDurableOptions({ model, limits: { compactionTimeoutMs: 31 * 60_000 } }, 'serve')).toThrow(
+      /limits\.compactionTimeoutMs \(1860000 ms\) is not below inactivityTimeoutMs \+ abortTimeoutMs \(1800000 ms\)[\s\S]*→ at limits\.compactionTimeoutMs$/,
+    );
     // Raised to fit, the same limits are taken.
     const long = resolveDurableOptions({ model, limits: { toolTimeoutMs: 40 * 60_000 }, inactivityTimeoutMs: 45 * 60_000 }, 'serve');
     expect(long.limits.toolTimeoutMs).toBe(40 * 60_000);
     expect(resolveDurableOptions({ model, inactivityTimeoutMs: 1_000 }, 'serve').inactivityTimeoutMs).toBe(1_000);
+  });
+
+  it('refuses a compactor that cannot work for the model, as createAgent does, naming it', () => {
+    // Before: taken; the worker started and every boundary of every turn compacted nothing for want of a window.
+    const own = (over: Partial<Compactor<unknown>>): Compactor<unknown> => ({ name: 'mine', maybeCompact: async (acc) => ({ acc, meta: { compacted: false, appended: [] } }), needsWindow: () => true, ...over });
+    expect(() => resolveDurableOptions({ model, compactor: own({}) }, 'serve')).toThrow(DurableOptionsError);
+    expect(() => resolveDurableOptions({ model, compactor: own({}) }, 'serve')).toThrow(/^serve: compactor "mine" needs the model's context window, and neither the model nor the compactor knows it/);
+    expect(() => resolveDurableOptions({ model, compactor: own({ windowFor: () => Number.NaN }) }, 'durableServices')).toThrow(/^durableServices: compactor "mine": windowFor\("scripted\/model"\) must return a positive whole number of tokens, got NaN$/);
+    expect(resolveDurableOptions({ model, compactor: own({ windowFor: () => 200_000 }) }, 'serve').compactor.name).toBe('mine');
   });
 });

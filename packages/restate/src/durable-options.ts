@@ -1,7 +1,7 @@
 import { type CompactionHooks, type Compactor, NoOpCompactor } from '@tiller/compaction';
 import type { ProgressEvent, TillerModel } from '@tiller/core';
 import type { SessionLog } from '@tiller/session';
-import { type AgentLimits, AgentOptionsError, resolveLimits, type ShellEvent, type Tool, type ToolPolicy } from '@tiller/shell';
+import { type AgentLimits, AgentOptionsError, checkCompactorFit, resolveLimits, type ShellEvent, type Tool, type ToolPolicy } from '@tiller/shell';
 import { z } from 'zod';
 import { DurableOptionsError } from './errors/durable-options-error.js';
 
@@ -103,6 +103,12 @@ export function resolveDurableOptions(options: DurableAgentOptions, entryPoint: 
   } catch (error) {
     throw new DurableOptionsError(`${entryPoint}: invalid compactorOptions: ${(error as Error).message}`);
   }
+  try {
+    checkCompactorFit(resolved.compactor, resolved.compactorOptions, resolved.model, entryPoint);
+  } catch (error) {
+    if (!AgentOptionsError.isInstance(error)) throw error;
+    throw new DurableOptionsError(error.message);
+  }
   return resolved;
 }
 
@@ -115,6 +121,7 @@ const STEP_LIMITS = [
   ['toolTimeoutMs', 'a tool that runs until its time limit would be cut after it ran, and the model told it was interrupted (an idempotent one run again, and cut again)'],
   ['firstTokenTimeoutMs', 'a model call that waits that long for its first token would be cut and made again, never failing on its time limit'],
   ['streamIdleTimeoutMs', 'a model stream that goes quiet that long would be cut and made again, never failing on its time limit'],
+  ['compactionTimeoutMs', 'a compactor that runs that long would be cut and run again, never stopped by its time limit so the turn goes on uncompacted'],
 ] as const;
 
 function stepCutProblem(options: ResolvedDurableOptions): string | undefined {

@@ -41,6 +41,7 @@ export { replayJournal, type JournalDivergence, type JournalReplay, type ReplayJ
 // What a durable engine (@tiller/restate, or a binding of your own) runs inside its own steps:
 // the shell's model call, tool calls and compaction, so their logic is written once. See docs/durable.md.
 export { resolveLimits } from './agent/agent-options.js';
+export { checkCompactorFit } from './agent/check-compactor-fit.js';
 export { runModelCall, type ModelCallAnswer, type ModelCallOptions } from './steps/run-model-call.js';
 export type { ModelCallEvent } from './effects/call-model.js';
 export type { PartialReplySink } from './runtime/partial-reply.js';
