@@ -1,5 +1,5 @@
 import { describeValue } from './describe-value.js';
-import { CompactionConfigError } from './errors.js';
+import { CompactionConfigError } from './errors/index.js';
 import type { ModelCatalog } from './model-catalog.js';
 
 /**

@@ -6,7 +6,7 @@ import { buildContext, CompactionEntry, type Entry, type Usage } from '@tiller/c
 import { compact } from './compact.js';
 import { compactionEntry } from './compaction-entry.js';
 import { addUsage, type SummarizeRequest } from './summarizer.js';
-import { CompactionConfigError, CompactionError } from './errors.js';
+import { CompactionConfigError, CompactionError } from './errors/index.js';
 import { estimateTextTokens, estimateTokens } from './estimate-tokens.js';
 import { prepareCompaction } from './prepare-compaction.js';
 import { SUMMARIZER_SYSTEM_PROMPT, SUMMARY_SECTIONS, TURN_PREFIX_SECTIONS } from './prompts.js';

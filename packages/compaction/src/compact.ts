@@ -1,6 +1,6 @@
 import type { CompactionEntry, FileLists, Message, Usage } from '@tiller/core';
 import { compactionSummaryMessage } from '@tiller/core';
-import { CompactionConfigError } from './errors.js';
+import { CompactionConfigError } from './errors/index.js';
 import { estimateTokens } from './estimate-tokens.js';
 import { formatFileLists } from './file-operations.js';
 import type { CompactionPreparation } from './prepare-compaction.js';

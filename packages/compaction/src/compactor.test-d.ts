@@ -5,7 +5,7 @@ import type { CompactionAcc, CompactionContext, CompactionMeta, CompactionOutcom
 import { NoOpCompactor } from './compactor.js';
 import type { CompactionMeta as CoreCompactionMeta } from '@tiller/core';
 import * as api from './index.js';
-import { CompactionConfigError, CompactionError, type CompactionErrorCode, CompactionPolicyViolation, type PolicyViolationFacts, TillerCompactionError, type TillerCompactionErrorCode } from './errors.js';
+import { CompactionConfigError, CompactionError, type CompactionErrorCode, CompactionPolicyViolation, type PolicyViolationFacts, TillerCompactionError, type TillerCompactionErrorCode } from './errors/index.js';
 import { type CompactorRun, runCompactor } from './run-compactor.js';
 import type { PolicyManifest } from './policy.js';
 import type { SummarizeRequest, Summarizer } from './summarizer.js';

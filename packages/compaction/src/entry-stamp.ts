@@ -1,5 +1,5 @@
 import { describeValue } from './describe-value.js';
-import { CompactionConfigError } from './errors.js';
+import { CompactionConfigError } from './errors/index.js';
 
 export interface EntryStamp {
   id: string;

@@ -10,7 +10,7 @@ import {
   IMAGE_TOKENS,
 } from './estimate-tokens.js';
 import type { TokenCounter } from './token-counter.js';
-import { MalformedMessageError, TillerCompactionError } from './errors.js';
+import { MalformedMessageError, TillerCompactionError } from './errors/index.js';
 import { createTokenLedger } from './token-ledger.js';
 import { runCompactor } from './run-compactor.js';
 import type { Compactor } from './compactor.js';

@@ -1,6 +1,6 @@
 import type { Entry, Message, Usage } from '@tiller/core';
 import { entryMessage, messageShapeProblem } from '@tiller/core';
-import { MalformedMessageError } from './errors.js';
+import { MalformedMessageError } from './errors/index.js';
 import type { TokenCounter } from './token-counter.js';
 
 /** What one image (or file) in a message is taken to cost: pi's figure for tool-result images. */

@@ -63,4 +63,4 @@ export {
   type PolicyViolationFacts,
   TillerCompactionError,
   type TillerCompactionErrorCode,
-} from './errors.js';
+} from './errors/index.js';

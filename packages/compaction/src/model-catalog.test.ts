@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CompactionConfigError } from './errors.js';
+import { CompactionConfigError } from './errors/index.js';
 import { createModelCatalog, defaultModelCatalog } from './model-catalog.js';
 
 describe('ModelCatalog', () => {

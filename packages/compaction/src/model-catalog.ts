@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CompactionConfigError } from './errors.js';
+import { CompactionConfigError } from './errors/index.js';
 import { parseOptions } from './parse-options.js';
 
 /** Context windows (input + output tokens) of current models, by the provider's model id. */

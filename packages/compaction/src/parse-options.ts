@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { CompactionConfigError } from './errors.js';
+import { CompactionConfigError } from './errors/index.js';
 
 /**
  * Parses options with a zod schema; the first problem becomes a `CompactionConfigError` that

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CompactionPolicyError, CompactionPolicyViolation, TillerCompactionError } from './errors.js';
+import { CompactionPolicyError, CompactionPolicyViolation, TillerCompactionError } from './errors/index.js';
 import { CompactionPolicy, policyForScenario } from './policy.js';
 
 const SECRET = 'sk-proj-Zx81mQvT3nLw0aB7cD9eF2gH4iJ6kL8mN0pQ2rS4tU6vW8xY';

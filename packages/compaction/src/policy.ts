@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CompactionPolicyError, CompactionPolicyViolation } from './errors.js';
+import { CompactionPolicyError, CompactionPolicyViolation } from './errors/index.js';
 import { describeValue } from './describe-value.js';
 import { defaultModelCatalog, type ModelCatalog } from './model-catalog.js';
 import { DEFAULT_COMPACTION_SETTINGS } from './settings.js';

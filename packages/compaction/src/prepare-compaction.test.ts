@@ -1,7 +1,7 @@
 import type { Entry } from '@tiller/core';
 import { describe, expect, it } from 'vitest';
 import { assistant, call, extend, label, pathOf, result, turn, usage, user, words } from '../test/paths.js';
-import { CompactionError } from './errors.js';
+import { CompactionError } from './errors/index.js';
 import { estimateSpanTokens } from './estimate-tokens.js';
 import { prepareCompaction } from './prepare-compaction.js';
 import { compactionSettings } from './settings.js';

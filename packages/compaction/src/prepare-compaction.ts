@@ -1,6 +1,6 @@
 import type { CompactionEntry, Entry, FileLists, Message } from '@tiller/core';
 import { buildContext, entryMessage } from '@tiller/core';
-import { CompactionError } from './errors.js';
+import { CompactionError } from './errors/index.js';
 import { estimateTokens } from './estimate-tokens.js';
 import { createFileTracker, DEFAULT_FILE_TOOLS, type FileTools } from './file-operations.js';
 import { findCutPoint } from './find-cut-point.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CompactionConfigError } from './errors.js';
+import { CompactionConfigError } from './errors/index.js';
 import { compactionSettings, DEFAULT_COMPACTION_SETTINGS, shouldCompact } from './settings.js';
 
 describe('compaction settings', () => {

@@ -1,5 +1,5 @@
 import type { Message, Usage } from '@tiller/core';
-import { CompactionError } from './errors.js';
+import { CompactionError } from './errors/index.js';
 import { estimateTextTokens } from './estimate-tokens.js';
 import type { PromptParts } from './prompts.js';
 import { serializeMessage } from './serialize-conversation.js';

@@ -5,7 +5,7 @@ import { expectEachCompactionListsWhatLeftWithIt } from '../test/compaction-list
 import { assistant, call, type Draft, extend, pathOf, result, turn, user, words } from '../test/paths.js';
 import { scriptedSummarizer } from '@tiller/testing';
 import { type CompactionContext, NoOpCompactor } from './compactor.js';
-import { CompactionConfigError, CompactionError } from './errors.js';
+import { CompactionConfigError, CompactionError } from './errors/index.js';
 import { estimateTokens } from './estimate-tokens.js';
 import type { ModelCatalog } from './model-catalog.js';
 import { compactionSettings, DEFAULT_COMPACTION_SETTINGS } from './settings.js';

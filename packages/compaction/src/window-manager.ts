@@ -6,7 +6,7 @@ import { describeValue } from './describe-value.js';
 import { entryStamp } from './entry-stamp.js';
 import type { Strategy } from './compaction-strategy.js';
 import type { CompactionAcc, CompactionContext, CompactionMeta, CompactionOutcome, CompactionStrategyName, Compactor } from './compactor.js';
-import { CompactionConfigError } from './errors.js';
+import { CompactionConfigError } from './errors/index.js';
 import { estimateTokens } from './estimate-tokens.js';
 import { keepTail } from './keep-tail-strategy.js';
 import { defaultModelCatalog } from './model-catalog.js';
