@@ -134,7 +134,9 @@ export class HostAgent implements Agent {
     this.#refuseIfClosed('prompt');
     const broken = runtime.brokenBy();
     if (broken) throw broken;
-    if (this.#starting || runtime.getSnapshot().context.turn) {
+    // Open until its end is told: a prompt while the last entries are written would run a turn whose
+    // hold on the log the ending turn then lets go.
+    if (this.#starting || runtime.turnOpen()) {
       throw new AgentBusyError('agent.prompt: a turn is running; use steer() or followUp(), or wait for idle()');
     }
     runtime.claimSession('agent.prompt');

@@ -47,6 +47,11 @@ export interface TurnRuntime {
   /** Takes the session log for a turn; throws `SessionBusyError` while another agent's turn runs on it. */
   claimSession(method: string): void;
   /**
+   * Whether a turn of this agent is open: from its `prompt` until its `turn.ended` is told, which
+   * comes after its last entries reached the log (the snapshot shows no turn while they are written).
+   */
+  turnOpen(): boolean;
+  /**
    * Starts the turn: the log's read warnings go out before the first turn; when the log moved
    * since this agent last wrote to it, the turn stands where it stands now; the compaction policy
    * must admit the turn (its violation rejects, and nothing is written); then `turn.start` is fed.
@@ -164,12 +169,16 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
             // Refused before anything was written: the agent stays as it was.
             claim.release();
             waiters.refuse(letter.input.turnId, error as Error);
+            waiters.noTurn(snapshot.context.lastOutcome);
             letter.reply.reject(error);
             return;
           }
           await apply(letter.input);
           // A start the core did not take leaves no turn to end: the log is not held for it.
-          if (!snapshot.context.turn) claim.release();
+          if (!snapshot.context.turn && claim.held()) {
+            claim.release();
+            waiters.noTurn(snapshot.context.lastOutcome);
+          }
           letter.reply.resolve();
           return;
         }
@@ -266,9 +275,12 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     idle() {
       // A broken agent's last outcome may never have reached the log: it is not reported as such.
       if (broken) return Promise.reject(broken);
-      if (!snapshot.context.turn) return Promise.resolve(snapshot.context.lastOutcome);
+      // The turn runs from its prompt (before the core has it) until its end is told, after its
+      // last entries reached the log: the snapshot alone shows no turn on either side of that.
+      if (!claim.held()) return Promise.resolve(snapshot.context.lastOutcome);
       return waiters.forNextEnd();
     },
+    turnOpen: () => claim.held(),
     subscribe: hub.subscribe,
     events: hub.iterate,
     publish: hub.publish,
