@@ -102,4 +102,38 @@ describe('a host calling the agent from concurrent requests', () => {
     await agent.close();
     await other.close();
   });
+
+  it('steer() and followUp() say whether the message reached a turn, and hand back one that reached none', async () => {
+    const store = new HeldStore();
+    const session = createSessionLog(store);
+    const agent = createAgent({ model: scriptedModel([{ text: 'first' }, { text: 'after the steer' }, { text: 'third' }]), session });
+
+    expect(await agent.steer('nobody listens')).toEqual({
+      delivered: 'dropped',
+      note: expect.objectContaining({ eventType: 'steer', reason: 'no turn is running', message: { role: 'user', content: 'nobody listens' } }),
+    });
+    expect(await agent.followUp('nor here')).toMatchObject({ delivered: 'dropped', note: { eventType: 'follow_up', message: { role: 'user', content: 'nor here' } } });
+
+    let armed = false;
+    agent.subscribe((event) => {
+      if (event.type === 'llm.finished' && !armed) {
+        armed = true;
+        store.arm();
+      }
+    });
+    // Taken by the running turn: it calls the model again for it.
+    const first = agent.prompt('one');
+    await store.waiting;
+    // Sent while the turn's last step is written: it is applied after that step, when no turn runs, so it is dropped, and said so.
+    const late = agent.steer('too late');
+    store.release();
+    expect(await late).toMatchObject({ delivered: 'dropped', note: { reason: 'no turn is running', message: { content: 'too late' } } });
+    await first;
+
+    const second = agent.prompt('two');
+    expect(await agent.steer('in time')).toEqual({ delivered: 'turn' });
+    expect((await second).status).toBe('completed');
+    expect(session.context().map((m) => (typeof m.content === 'string' ? m.content : m.role))).toEqual(['one', 'assistant', 'two', 'in time', 'assistant']);
+    await agent.close();
+  });
 });

@@ -8,6 +8,7 @@ import type { AgentEvent, AgentListener } from './agent-event.js';
 import { AgentBusyError } from '../errors/agent-busy-error.js';
 import { AgentClosedError } from '../errors/agent-closed-error.js';
 import { lastReplyOf, type TurnReply } from './last-reply.js';
+import { postResultOf, type PostResult } from './post-result.js';
 import { InvalidMessageError } from '../errors/invalid-message-error.js';
 import { journalHeader } from '../journal/journal-header.js';
 import { createTurnRuntime, type TurnRuntime } from '../runtime/turn-runtime.js';
@@ -29,10 +30,14 @@ export interface Agent extends AsyncIterable<AgentEvent> {
    * `followUp` do).
    */
   prompt(input: UserInput): Promise<TurnOutcome>;
-  /** A message for the model at the next boundary of the running turn (after the current tool batch). */
-  steer(input: UserInput): Promise<void>;
-  /** A message that starts another model call when the turn would otherwise end. */
-  followUp(input: UserInput): Promise<void>;
+  /**
+   * A message for the model at the next boundary of the running turn (after the current tool
+   * batch). Resolves once applied: `{delivered: 'turn'}`, or `{delivered: 'dropped', note}` when
+   * no turn was running (the note holds the message).
+   */
+  steer(input: UserInput): Promise<PostResult>;
+  /** A message that starts another model call when the turn would otherwise end; resolves as `steer` does. */
+  followUp(input: UserInput): Promise<PostResult>;
   /** Stops the running turn: the model stream and every running tool get the abort; the core closes the transcript. */
   abort(reason?: string): Promise<void>;
   /**
@@ -153,16 +158,16 @@ export class HostAgent implements Agent {
     return outcome;
   }
 
-  async steer(input: UserInput): Promise<void> {
+  async steer(input: UserInput): Promise<PostResult> {
     const message = toUserMessage(input, 'steer');
     this.#refuseIfClosed('steer');
-    return this.#runtime.feed({ type: 'steer', at: now(), message });
+    return postResultOf(await this.#runtime.feed({ type: 'steer', at: now(), message }));
   }
 
-  async followUp(input: UserInput): Promise<void> {
+  async followUp(input: UserInput): Promise<PostResult> {
     const message = toUserMessage(input, 'followUp');
     this.#refuseIfClosed('followUp');
-    return this.#runtime.feed({ type: 'follow_up', at: now(), message });
+    return postResultOf(await this.#runtime.feed({ type: 'follow_up', at: now(), message }));
   }
 
   #refuseIfClosed(method: string): void {

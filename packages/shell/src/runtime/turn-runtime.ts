@@ -1,4 +1,4 @@
-import { type BlockingEffect, start, step, type ToolCallPart, type ToolOutcome, type TurnEvent, type TurnEventOf, type TurnOutcome, type TurnSnapshot } from '@tiller/core';
+import { type BlockingEffect, type Effect, start, step, type ToolCallPart, type ToolOutcome, type TurnEvent, type TurnEventOf, type TurnOutcome, type TurnSnapshot } from '@tiller/core';
 import type { SessionLog } from '@tiller/session';
 import type { AgentEvent, AgentListener } from '../agent/agent-event.js';
 import type { ResolvedAgentOptions } from '../agent/agent-options.js';
@@ -42,8 +42,8 @@ export interface TurnRuntime {
   getSnapshot(): TurnSnapshot;
   /** Why the agent stopped, once it has. */
   brokenBy(): AgentBrokenError | null;
-  /** Feeds one input to the core and carries out its effects; resolves once it is applied. */
-  feed(input: TurnEvent): Promise<void>;
+  /** Feeds one input to the core and carries out its effects; resolves once it is applied, with the effects its step gave. */
+  feed(input: TurnEvent): Promise<readonly Effect[]>;
   /** Takes the session log for a turn; throws `SessionBusyError` while another agent's turn runs on it. */
   claimSession(method: string): void;
   /**
@@ -147,6 +147,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     await journal.input(input, result.effects);
     inspection?.stepped(input, snapshot);
     for (const effect of result.effects) await interpret(effect, shell, launch);
+    return result.effects;
   };
 
   const handle = async (letter: Letter) => {
@@ -157,8 +158,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     try {
       switch (letter.kind) {
         case 'input':
-          await apply(letter.input);
-          letter.reply.resolve();
+          letter.reply.resolve(await apply(letter.input));
           return;
         case 'start': {
           startup.tellOnce();
@@ -230,7 +230,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     return broken;
   };
 
-  const feed = (input: TurnEvent) => new Promise<void>((resolve, reject) => mailbox.post({ kind: 'input', input, reply: { resolve, reject } }));
+  const feed = (input: TurnEvent) => new Promise<readonly Effect[]>((resolve, reject) => mailbox.post({ kind: 'input', input, reply: { resolve, reject } }));
 
   /** The batch the turn waits decisions for, as the snapshot says (so a listener may decide at once). */
   const asked = (): AskedBatch | null => {
@@ -259,7 +259,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
       const applied = feed({ type: 'abort', at: now(), reason, ...(streamed ? { partial: streamed } : {}) });
       controller.abort(reason);
       approvals.drop();
-      return applied;
+      return applied.then(() => undefined);
     },
     perform(effect, settled) {
       if (effect.type === 'run_tools' && settled) shell.resumed.set(effect.id, settled);
