@@ -9,6 +9,7 @@ import { AgentBusyError } from '../errors/agent-busy-error.js';
 import { AgentClosedError } from '../errors/agent-closed-error.js';
 import { lastReplyOf, type TurnReply } from './last-reply.js';
 import { postResultOf, type PostResult } from './post-result.js';
+import { parseCloseOptions, type CloseOptions } from './close-options.js';
 import { InvalidMessageError } from '../errors/invalid-message-error.js';
 import { journalHeader } from '../journal/journal-header.js';
 import { createTurnRuntime, type TurnRuntime } from '../runtime/turn-runtime.js';
@@ -58,8 +59,11 @@ export interface Agent extends AsyncIterable<AgentEvent> {
   subscribe(listener: AgentListener): () => void;
   /** Every event from now on; ends when the agent closes. */
   events(): AsyncIterableIterator<AgentEvent>;
-  /** Aborts a running turn, waits for the work in flight, ends the event iterators. The session stays open. */
-  close(): Promise<void>;
+  /**
+   * Aborts a running turn (or, with `keepTurn`, leaves it in the journal for `resumeAgent`), waits
+   * for the work in flight, closes the journal, ends the event iterators. The session stays open.
+   */
+  close(options?: CloseOptions): Promise<void>;
 }
 
 /** Creates an agent over a session (an empty in-memory one by default). Throws `AgentOptionsError` for bad options. */
@@ -208,8 +212,14 @@ export class HostAgent implements Agent {
     return lastReplyOf(this.#runtime.getSnapshot().context);
   }
 
-  async close(): Promise<void> {
+  async close(options?: CloseOptions): Promise<void> {
+    const { keepTurn } = parseCloseOptions(options, this.journal !== undefined);
     this.#closed = true;
+    if (keepTurn && (this.#starting || this.#runtime.turnOpen())) {
+      return this.#runtime.keepAndClose(
+        new AgentClosedError('agent.close: the agent was closed with keepTurn: its turn is left in the journal, for resumeAgent to carry on'),
+      );
+    }
     try {
       await this.abort('the agent was closed');
     } catch (error) {

@@ -70,6 +70,12 @@ export interface TurnRuntime {
   events(): AsyncIterableIterator<AgentEvent>;
   publish(event: AgentEvent): void;
   close(): Promise<void>;
+  /**
+   * Closes without ending the running turn: the letter being applied finishes, nothing after it is
+   * applied or journaled, the work in flight is stopped, and whoever waits for the turn hears
+   * `closed`. The journal then holds the turn as a crash at this moment would leave it.
+   */
+  keepAndClose(closed: Error): Promise<void>;
 }
 
 /**
@@ -81,6 +87,8 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   const { options, session } = init;
   let snapshot = init.snapshot;
   let broken: AgentBrokenError | null = null;
+  /** Set by `keepAndClose`: the turn is left for `resumeAgent`, and no letter is applied any more. */
+  let kept: Error | null = null;
   let controller = new AbortController();
 
   const hub = createEventHub(listenerFailure);
@@ -151,6 +159,10 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   };
 
   const handle = async (letter: Letter) => {
+    if (kept) {
+      if (letter.kind === 'input' || letter.kind === 'start') letter.reply.reject(kept);
+      return;
+    }
     if (broken) {
       if (letter.kind === 'input' || letter.kind === 'start') letter.reply.reject(broken);
       return;
@@ -238,6 +250,24 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     return pending?.type === 'request_approval' ? pending : null;
   };
 
+  /** Waits for the work in flight (it ends soon after an abort), then closes the journal and the iterators. */
+  const release = async () => {
+    approvals.drop();
+    // Work in flight ends soon after an abort (every wait is raced against the signal); its answers then drain.
+    while (background.running()) {
+      await background.settled();
+      await mailbox.drained();
+    }
+    await mailbox.drained();
+    claim.release();
+    try {
+      await journal.close();
+    } finally {
+      // The iterators end whatever the journal's close did: a `for await` over the events must not wait for ever.
+      hub.close();
+    }
+  };
+
   inspection?.started(snapshot);
 
   return {
@@ -275,6 +305,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     idle() {
       // A broken agent's last outcome may never have reached the log: it is not reported as such.
       if (broken) return Promise.reject(broken);
+      if (kept) return Promise.reject(kept);
       // The turn runs from its prompt (before the core has it) until its end is told, after its
       // last entries reached the log: the snapshot alone shows no turn on either side of that.
       if (!claim.held()) return Promise.resolve(snapshot.context.lastOutcome);
@@ -284,21 +315,15 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     subscribe: hub.subscribe,
     events: hub.iterate,
     publish: hub.publish,
-    async close() {
-      approvals.drop();
-      // Work in flight ends soon after an abort (every wait is raced against the signal); its answers then drain.
-      while (background.running()) {
-        await background.settled();
-        await mailbox.drained();
-      }
+    close: release,
+    async keepAndClose(closed) {
+      kept = closed;
+      // The letter being applied finishes (its line and entries written); the ones after it are dropped.
       await mailbox.drained();
-      claim.release();
-      try {
-        await journal.close();
-      } finally {
-        // The iterators end whatever the journal's close did: a `for await` over the events must not wait for ever.
-        hub.close();
-      }
+      journal.seal();
+      controller.abort(closed.message);
+      waiters.fail(closed);
+      await release();
     },
   };
 }
