@@ -47,6 +47,40 @@ describe('close({keepTurn: true})', () => {
     await reopened.close();
   });
 
+  it("tells the resumed agent's listener of the approval its turn waits for, so a host that approves from events goes on", async () => {
+    const file = await sessionFile();
+    const runs: string[] = [];
+    const settings = { tools: [danger(runs)], policy: () => ({ decision: 'ask' as const }) };
+    const session = createSessionLog(await JsonlStore.open(file, { create: true }));
+    const agent = createAgent({ ...settings, model: scriptedModel([{ toolCalls: [{ name: 'danger' }] }]), session });
+    const turn = agent.prompt('do the dangerous thing');
+    const asked = await nextEvent(agent, 'approval.requested');
+    const refused = expect(turn).rejects.toThrow(AgentClosedError);
+    await agent.close({ keepTurn: true });
+    await refused;
+    await session.close();
+
+    const reopened = createSessionLog(await JsonlStore.open(file));
+    const heard: string[][] = [];
+    const resumed = await resumeAgent({
+      ...settings,
+      model: scriptedModel([{ text: 'It is done.' }]),
+      session: reopened,
+      journal: fileJournal(journalPathFor(file)),
+      // As the example host app does: decide when the request is heard.
+      listener: (event) => {
+        if (event.type !== 'approval.requested') return;
+        heard.push(event.calls.map((c) => c.id));
+        resumed.approve(event.calls.map((c) => ({ toolCallId: c.id, decision: 'allow' as const })));
+      },
+    });
+    expect((await resumed.idle())?.status).toBe('completed');
+    expect(heard).toEqual([asked.calls.map((c) => c.id)]);
+    expect(runs).toEqual(['ran']);
+    await resumed.close();
+    await reopened.close();
+  });
+
   it('leaves a model call for resumeAgent, which makes it again; nothing of the cut call reaches the log', async () => {
     const file = await sessionFile();
     const session = createSessionLog(await JsonlStore.open(file, { create: true }));

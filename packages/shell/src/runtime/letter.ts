@@ -1,4 +1,4 @@
-import type { BlockingEffect, Effect, TurnEvent, TurnEventOf } from '@tiller/core';
+import type { BlockingEffect, Effect, ProgressEvent, TurnEvent, TurnEventOf } from '@tiller/core';
 import type { EffectAnswer } from '../effects/effect-context.js';
 
 /**
@@ -13,4 +13,5 @@ export type Letter =
   | { kind: 'input'; input: TurnEvent; reply: Reply<readonly Effect[]> }
   | { kind: 'start'; input: TurnEventOf<'turn.start'>; reply: Reply }
   | { kind: 'answer'; id: string; answer: EffectAnswer }
-  | { kind: 'perform'; effect: BlockingEffect };
+  /** `retold`: what the turn told of the effect before the crash, told again to this run's listeners first. */
+  | { kind: 'perform'; effect: BlockingEffect; retold?: ProgressEvent | undefined };

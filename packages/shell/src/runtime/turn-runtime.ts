@@ -1,4 +1,4 @@
-import { type BlockingEffect, type Effect, start, step, type ToolCallPart, type ToolOutcome, type TurnEvent, type TurnEventOf, type TurnOutcome, type TurnSnapshot } from '@tiller/core';
+import { type BlockingEffect, type Effect, type ProgressEvent, start, step, type ToolCallPart, type ToolOutcome, type TurnEvent, type TurnEventOf, type TurnOutcome, type TurnSnapshot } from '@tiller/core';
 import type { SessionLog } from '@tiller/session';
 import type { AgentEvent, AgentListener } from '../agent/agent-event.js';
 import type { ResolvedAgentOptions } from '../agent/agent-options.js';
@@ -61,8 +61,11 @@ export interface TurnRuntime {
   startTurn(turnId: string): Promise<TurnOutcome>;
   /** The abort input goes ahead of every answer the aborted work gives, then the work is told. */
   abort(reason: string): Promise<void>;
-  /** Carries out a blocking effect again (a resumed turn), with the outcomes of calls a journal saw finish or interrupted. */
-  perform(effect: BlockingEffect, settled?: ReadonlyMap<string, ToolOutcome>): void;
+  /**
+   * Carries out a blocking effect again (a resumed turn), with the outcomes of calls a journal saw
+   * finish or interrupted; `retold` is published first (the approval request the host before the crash heard).
+   */
+  perform(effect: BlockingEffect, settled?: ReadonlyMap<string, ToolOutcome>, retold?: ProgressEvent): void;
   decide(decisions: readonly unknown[]): void;
   pendingApprovals(): ToolCallPart[];
   idle(): Promise<TurnOutcome | null>;
@@ -89,6 +92,8 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   let broken: AgentBrokenError | null = null;
   /** Set by `keepAndClose`: the turn is left for `resumeAgent`, and no letter is applied any more. */
   let kept: Error | null = null;
+  /** Set as the runtime closes: an effect a resume would carry out later (a parked batch) is no longer parked. */
+  let closing = false;
   let controller = new AbortController();
 
   const hub = createEventHub(listenerFailure);
@@ -203,6 +208,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
         }
         case 'perform':
           startup.tellOnce();
+          if (letter.retold) hub.publish(letter.retold);
           await interpret(letter.effect, shell, launch);
           return;
         default: {
@@ -252,6 +258,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
 
   /** Waits for the work in flight (it ends soon after an abort), then closes the journal and the iterators. */
   const release = async () => {
+    closing = true;
     approvals.drop();
     // Work in flight ends soon after an abort (every wait is raced against the signal); its answers then drain.
     while (background.running()) {
@@ -291,9 +298,10 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
       approvals.drop();
       return applied.then(() => undefined);
     },
-    perform(effect, settled) {
+    perform(effect, settled, retold) {
+      if (closing) return;
       if (effect.type === 'run_tools' && settled) shell.resumed.set(effect.id, settled);
-      mailbox.post({ kind: 'perform', effect });
+      mailbox.post({ kind: 'perform', effect, retold });
     },
     decide: (decisions) => approvals.decide(asked(), decisions),
     pendingApprovals() {
