@@ -1,6 +1,8 @@
 // The host's API: agents, their options and events.
 export { createAgent, type Agent, type UserInput } from './agent/create-agent.js';
 export type { TurnReply } from './agent/last-reply.js';
+export type { PostResult } from './agent/post-result.js';
+export type { CloseOptions } from './agent/close-options.js';
 export { resumeAgent, type ResumeOptions } from './agent/resume-agent.js';
 export type { AgentLimits, AgentOptions } from './agent/agent-options.js';
 export type { AgentEvent, AgentEventType, AgentListener, ShellEvent } from './agent/agent-event.js';

@@ -8,6 +8,8 @@ import type { AgentEvent, AgentListener } from './agent-event.js';
 import { AgentBusyError } from '../errors/agent-busy-error.js';
 import { AgentClosedError } from '../errors/agent-closed-error.js';
 import { lastReplyOf, type TurnReply } from './last-reply.js';
+import { postResultOf, type PostResult } from './post-result.js';
+import { parseCloseOptions, type CloseOptions } from './close-options.js';
 import { InvalidMessageError } from '../errors/invalid-message-error.js';
 import { journalHeader } from '../journal/journal-header.js';
 import { createTurnRuntime, type TurnRuntime } from '../runtime/turn-runtime.js';
@@ -29,10 +31,14 @@ export interface Agent extends AsyncIterable<AgentEvent> {
    * `followUp` do).
    */
   prompt(input: UserInput): Promise<TurnOutcome>;
-  /** A message for the model at the next boundary of the running turn (after the current tool batch). */
-  steer(input: UserInput): Promise<void>;
-  /** A message that starts another model call when the turn would otherwise end. */
-  followUp(input: UserInput): Promise<void>;
+  /**
+   * A message for the model at the next boundary of the running turn (after the current tool
+   * batch). Resolves once applied: `{delivered: 'turn'}`, or `{delivered: 'dropped', note}` when
+   * no turn was running (the note holds the message).
+   */
+  steer(input: UserInput): Promise<PostResult>;
+  /** A message that starts another model call when the turn would otherwise end; resolves as `steer` does. */
+  followUp(input: UserInput): Promise<PostResult>;
   /** Stops the running turn: the model stream and every running tool get the abort; the core closes the transcript. */
   abort(reason?: string): Promise<void>;
   /**
@@ -53,8 +59,11 @@ export interface Agent extends AsyncIterable<AgentEvent> {
   subscribe(listener: AgentListener): () => void;
   /** Every event from now on; ends when the agent closes. */
   events(): AsyncIterableIterator<AgentEvent>;
-  /** Aborts a running turn, waits for the work in flight, ends the event iterators. The session stays open. */
-  close(): Promise<void>;
+  /**
+   * Aborts a running turn (or, with `keepTurn`, leaves it in the journal for `resumeAgent`), waits
+   * for the work in flight, closes the journal, ends the event iterators. The session stays open.
+   */
+  close(options?: CloseOptions): Promise<void>;
 }
 
 /** Creates an agent over a session (an empty in-memory one by default). Throws `AgentOptionsError` for bad options. */
@@ -134,7 +143,9 @@ export class HostAgent implements Agent {
     this.#refuseIfClosed('prompt');
     const broken = runtime.brokenBy();
     if (broken) throw broken;
-    if (this.#starting || runtime.getSnapshot().context.turn) {
+    // Open until its end is told: a prompt while the last entries are written would run a turn whose
+    // hold on the log the ending turn then lets go.
+    if (this.#starting || runtime.turnOpen()) {
       throw new AgentBusyError('agent.prompt: a turn is running; use steer() or followUp(), or wait for idle()');
     }
     runtime.claimSession('agent.prompt');
@@ -151,16 +162,16 @@ export class HostAgent implements Agent {
     return outcome;
   }
 
-  async steer(input: UserInput): Promise<void> {
+  async steer(input: UserInput): Promise<PostResult> {
     const message = toUserMessage(input, 'steer');
     this.#refuseIfClosed('steer');
-    return this.#runtime.feed({ type: 'steer', at: now(), message });
+    return postResultOf(await this.#runtime.feed({ type: 'steer', at: now(), message }));
   }
 
-  async followUp(input: UserInput): Promise<void> {
+  async followUp(input: UserInput): Promise<PostResult> {
     const message = toUserMessage(input, 'followUp');
     this.#refuseIfClosed('followUp');
-    return this.#runtime.feed({ type: 'follow_up', at: now(), message });
+    return postResultOf(await this.#runtime.feed({ type: 'follow_up', at: now(), message }));
   }
 
   #refuseIfClosed(method: string): void {
@@ -201,8 +212,14 @@ export class HostAgent implements Agent {
     return lastReplyOf(this.#runtime.getSnapshot().context);
   }
 
-  async close(): Promise<void> {
+  async close(options?: CloseOptions): Promise<void> {
+    const { keepTurn } = parseCloseOptions(options, this.journal !== undefined);
     this.#closed = true;
+    if (keepTurn && (this.#starting || this.#runtime.turnOpen())) {
+      return this.#runtime.keepAndClose(
+        new AgentClosedError('agent.close: the agent was closed with keepTurn: its turn is left in the journal, for resumeAgent to carry on'),
+      );
+    }
     try {
       await this.abort('the agent was closed');
     } catch (error) {

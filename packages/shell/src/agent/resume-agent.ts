@@ -1,4 +1,4 @@
-import { type Entry, isBlockingEffect, settleInterruptedCalls, type ToolCallPart, type ToolOutcome } from '@tiller/core';
+import { type Effect, type Entry, isBlockingEffect, type ProgressEvent, settleInterruptedCalls, type ToolCallPart, type ToolOutcome } from '@tiller/core';
 import type { SessionLog } from '@tiller/session';
 import { JournalError } from '../errors/journal-error.js';
 import { type JournalHeader, type JournalLine, lastSegment } from '../journal/journal-format.js';
@@ -86,7 +86,13 @@ export async function resumeAgent({ listener, ...options }: ResumeOptions): Prom
     // Nobody holds this promise (the host waits with idle()); a failure reaches idle() through the waiters.
     runtime.startTurn(turn.turnId).catch(() => undefined);
     const settled = blocking.type === 'run_tools' ? settledCalls(blocking.id, blocking.calls, segment, resolved.tools, runtime.publish) : undefined;
-    runtime.perform(blocking, settled);
+    if (blocking.type === 'request_approval') {
+      // Whoever heard the request before the crash is gone: this run's host hears it again, once
+      // it holds the agent (a listener that approves calls agent.approve, a subscriber comes right
+      // after resumeAgent returns); a parked batch waits, so nothing is delayed by it.
+      const retold = approvalRequestOf(replay.effects);
+      setImmediate(() => runtime.perform(blocking, settled, retold));
+    } else runtime.perform(blocking, settled);
   }
   return agent;
 }
@@ -115,6 +121,15 @@ function appendedElsewhere(own: readonly Entry[], session: SessionLog, since: nu
   const all = session.entries();
   for (let i = since; i < all.length; i++) if (!ids.has(all[i]!.id)) return true;
   return false;
+}
+
+/** The approval request the turn told last, as the core emitted it. */
+function approvalRequestOf(effects: readonly Effect[]): ProgressEvent | undefined {
+  for (let i = effects.length - 1; i >= 0; i--) {
+    const effect = effects[i]!;
+    if (effect.type === 'emit' && effect.event.type === 'approval.requested') return effect.event;
+  }
+  return undefined;
 }
 
 /** What the journal knows of a batch's calls, settled by the one rule every resuming engine applies. */

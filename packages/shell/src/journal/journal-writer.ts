@@ -19,6 +19,12 @@ export interface JournalWriter {
   segmentVersion(): number;
   /** The agent starts over from another base (the log moved between turns): the next line opens a segment with `header`. */
   segment(header: JournalHeader): void;
+  /**
+   * No line is written from now on: the agent was closed keeping its turn for `resumeAgent`, and
+   * what the work it stopped would still write (an aborted call's finish) must not reach the
+   * journal, so the resume reads the turn as it stood.
+   */
+  seal(): void;
   close(): Promise<void>;
 }
 
@@ -33,6 +39,7 @@ export const noJournal: JournalWriter = {
   toolRefused: async () => undefined,
   segmentVersion: () => JOURNAL_VERSION,
   segment: () => undefined,
+  seal: () => undefined,
   close: async () => undefined,
 };
 
@@ -45,8 +52,10 @@ export function createJournalWriter(store: JournalStore, start: JournalStart, wr
   let seq = start.kind === 'new' ? 0 : start.nextSeq;
   // A segment is written in its header's version to its end: an older one continued gets only the lines its version has.
   let version = start.header.version;
+  let sealed = false;
   const append = (line: Parameters<JournalStore['append']>[0]) => withinWriteLimit(store.append(line), writeTimeoutMs, "the journal's append");
   const write = async (line: Parameters<JournalStore['append']>[0]) => {
+    if (sealed) return;
     if (pendingHeader) {
       const first = pendingHeader;
       pendingHeader = null;
@@ -67,6 +76,9 @@ export function createJournalWriter(store: JournalStore, start: JournalStart, wr
       // A header not written yet (no input since it was set) is replaced: a segment is never empty.
       pendingHeader = header;
       seq = 0;
+    },
+    seal() {
+      sealed = true;
     },
     close: async () => {
       if (store.close) await withinWriteLimit(store.close(), writeTimeoutMs, "the journal's close");

@@ -10,6 +10,8 @@ export interface SessionClaim {
   take(method: string): void;
   /** Lets the log go (nothing happens when this agent does not hold it). */
   release(): void;
+  /** Whether this agent holds the log: from its `prompt` until its turn's end is told. */
+  held(): boolean;
 }
 
 /**
@@ -30,5 +32,6 @@ export function sessionClaim(session: SessionLog): SessionClaim {
     release() {
       if (holders.get(session) === me) holders.delete(session);
     },
+    held: () => holders.get(session) === me,
   };
 }

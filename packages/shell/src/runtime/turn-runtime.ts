@@ -1,4 +1,4 @@
-import { type BlockingEffect, start, step, type ToolCallPart, type ToolOutcome, type TurnEvent, type TurnEventOf, type TurnOutcome, type TurnSnapshot } from '@tiller/core';
+import { type BlockingEffect, type Effect, type ProgressEvent, start, step, type ToolCallPart, type ToolOutcome, type TurnEvent, type TurnEventOf, type TurnOutcome, type TurnSnapshot } from '@tiller/core';
 import type { SessionLog } from '@tiller/session';
 import type { AgentEvent, AgentListener } from '../agent/agent-event.js';
 import type { ResolvedAgentOptions } from '../agent/agent-options.js';
@@ -42,10 +42,15 @@ export interface TurnRuntime {
   getSnapshot(): TurnSnapshot;
   /** Why the agent stopped, once it has. */
   brokenBy(): AgentBrokenError | null;
-  /** Feeds one input to the core and carries out its effects; resolves once it is applied. */
-  feed(input: TurnEvent): Promise<void>;
+  /** Feeds one input to the core and carries out its effects; resolves once it is applied, with the effects its step gave. */
+  feed(input: TurnEvent): Promise<readonly Effect[]>;
   /** Takes the session log for a turn; throws `SessionBusyError` while another agent's turn runs on it. */
   claimSession(method: string): void;
+  /**
+   * Whether a turn of this agent is open: from its `prompt` until its `turn.ended` is told, which
+   * comes after its last entries reached the log (the snapshot shows no turn while they are written).
+   */
+  turnOpen(): boolean;
   /**
    * Starts the turn: the log's read warnings go out before the first turn; when the log moved
    * since this agent last wrote to it, the turn stands where it stands now; the compaction policy
@@ -56,8 +61,11 @@ export interface TurnRuntime {
   startTurn(turnId: string): Promise<TurnOutcome>;
   /** The abort input goes ahead of every answer the aborted work gives, then the work is told. */
   abort(reason: string): Promise<void>;
-  /** Carries out a blocking effect again (a resumed turn), with the outcomes of calls a journal saw finish or interrupted. */
-  perform(effect: BlockingEffect, settled?: ReadonlyMap<string, ToolOutcome>): void;
+  /**
+   * Carries out a blocking effect again (a resumed turn), with the outcomes of calls a journal saw
+   * finish or interrupted; `retold` is published first (the approval request the host before the crash heard).
+   */
+  perform(effect: BlockingEffect, settled?: ReadonlyMap<string, ToolOutcome>, retold?: ProgressEvent): void;
   decide(decisions: readonly unknown[]): void;
   pendingApprovals(): ToolCallPart[];
   idle(): Promise<TurnOutcome | null>;
@@ -65,6 +73,12 @@ export interface TurnRuntime {
   events(): AsyncIterableIterator<AgentEvent>;
   publish(event: AgentEvent): void;
   close(): Promise<void>;
+  /**
+   * Closes without ending the running turn: the letter being applied finishes, nothing after it is
+   * applied or journaled, the work in flight is stopped, and whoever waits for the turn hears
+   * `closed`. The journal then holds the turn as a crash at this moment would leave it.
+   */
+  keepAndClose(closed: Error): Promise<void>;
 }
 
 /**
@@ -76,6 +90,10 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   const { options, session } = init;
   let snapshot = init.snapshot;
   let broken: AgentBrokenError | null = null;
+  /** Set by `keepAndClose`: the turn is left for `resumeAgent`, and no letter is applied any more. */
+  let kept: Error | null = null;
+  /** Set as the runtime closes: an effect a resume would carry out later (a parked batch) is no longer parked. */
+  let closing = false;
   let controller = new AbortController();
 
   const hub = createEventHub(listenerFailure);
@@ -142,9 +160,14 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     await journal.input(input, result.effects);
     inspection?.stepped(input, snapshot);
     for (const effect of result.effects) await interpret(effect, shell, launch);
+    return result.effects;
   };
 
   const handle = async (letter: Letter) => {
+    if (kept) {
+      if (letter.kind === 'input' || letter.kind === 'start') letter.reply.reject(kept);
+      return;
+    }
     if (broken) {
       if (letter.kind === 'input' || letter.kind === 'start') letter.reply.reject(broken);
       return;
@@ -152,8 +175,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     try {
       switch (letter.kind) {
         case 'input':
-          await apply(letter.input);
-          letter.reply.resolve();
+          letter.reply.resolve(await apply(letter.input));
           return;
         case 'start': {
           startup.tellOnce();
@@ -164,12 +186,16 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
             // Refused before anything was written: the agent stays as it was.
             claim.release();
             waiters.refuse(letter.input.turnId, error as Error);
+            waiters.noTurn(snapshot.context.lastOutcome);
             letter.reply.reject(error);
             return;
           }
           await apply(letter.input);
           // A start the core did not take leaves no turn to end: the log is not held for it.
-          if (!snapshot.context.turn) claim.release();
+          if (!snapshot.context.turn && claim.held()) {
+            claim.release();
+            waiters.noTurn(snapshot.context.lastOutcome);
+          }
           letter.reply.resolve();
           return;
         }
@@ -182,6 +208,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
         }
         case 'perform':
           startup.tellOnce();
+          if (letter.retold) hub.publish(letter.retold);
           await interpret(letter.effect, shell, launch);
           return;
         default: {
@@ -221,12 +248,31 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     return broken;
   };
 
-  const feed = (input: TurnEvent) => new Promise<void>((resolve, reject) => mailbox.post({ kind: 'input', input, reply: { resolve, reject } }));
+  const feed = (input: TurnEvent) => new Promise<readonly Effect[]>((resolve, reject) => mailbox.post({ kind: 'input', input, reply: { resolve, reject } }));
 
   /** The batch the turn waits decisions for, as the snapshot says (so a listener may decide at once). */
   const asked = (): AskedBatch | null => {
     const pending = snapshot.context.turn?.pending;
     return pending?.type === 'request_approval' ? pending : null;
+  };
+
+  /** Waits for the work in flight (it ends soon after an abort), then closes the journal and the iterators. */
+  const release = async () => {
+    closing = true;
+    approvals.drop();
+    // Work in flight ends soon after an abort (every wait is raced against the signal); its answers then drain.
+    while (background.running()) {
+      await background.settled();
+      await mailbox.drained();
+    }
+    await mailbox.drained();
+    claim.release();
+    try {
+      await journal.close();
+    } finally {
+      // The iterators end whatever the journal's close did: a `for await` over the events must not wait for ever.
+      hub.close();
+    }
   };
 
   inspection?.started(snapshot);
@@ -250,11 +296,12 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
       const applied = feed({ type: 'abort', at: now(), reason, ...(streamed ? { partial: streamed } : {}) });
       controller.abort(reason);
       approvals.drop();
-      return applied;
+      return applied.then(() => undefined);
     },
-    perform(effect, settled) {
+    perform(effect, settled, retold) {
+      if (closing) return;
       if (effect.type === 'run_tools' && settled) shell.resumed.set(effect.id, settled);
-      mailbox.post({ kind: 'perform', effect });
+      mailbox.post({ kind: 'perform', effect, retold });
     },
     decide: (decisions) => approvals.decide(asked(), decisions),
     pendingApprovals() {
@@ -266,27 +313,25 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     idle() {
       // A broken agent's last outcome may never have reached the log: it is not reported as such.
       if (broken) return Promise.reject(broken);
-      if (!snapshot.context.turn) return Promise.resolve(snapshot.context.lastOutcome);
+      if (kept) return Promise.reject(kept);
+      // The turn runs from its prompt (before the core has it) until its end is told, after its
+      // last entries reached the log: the snapshot alone shows no turn on either side of that.
+      if (!claim.held()) return Promise.resolve(snapshot.context.lastOutcome);
       return waiters.forNextEnd();
     },
+    turnOpen: () => claim.held(),
     subscribe: hub.subscribe,
     events: hub.iterate,
     publish: hub.publish,
-    async close() {
-      approvals.drop();
-      // Work in flight ends soon after an abort (every wait is raced against the signal); its answers then drain.
-      while (background.running()) {
-        await background.settled();
-        await mailbox.drained();
-      }
+    close: release,
+    async keepAndClose(closed) {
+      kept = closed;
+      // The letter being applied finishes (its line and entries written); the ones after it are dropped.
       await mailbox.drained();
-      claim.release();
-      try {
-        await journal.close();
-      } finally {
-        // The iterators end whatever the journal's close did: a `for await` over the events must not wait for ever.
-        hub.close();
-      }
+      journal.seal();
+      controller.abort(closed.message);
+      waiters.fail(closed);
+      await release();
     },
   };
 }

@@ -25,9 +25,11 @@ export async function actOn(run: ActingRun, step: PathStep, index: number): Prom
       return;
     }
     case 'steer':
-      return agent.steer(`steer at step ${index + 1}`);
+      await agent.steer(`steer at step ${index + 1}`);
+      return;
     case 'follow_up':
-      return agent.followUp(`follow-up at step ${index + 1}`);
+      await agent.followUp(`follow-up at step ${index + 1}`);
+      return;
     case 'abort':
       return agent.abort('aborted by the host');
     case 'boundary':
