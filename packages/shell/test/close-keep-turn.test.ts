@@ -21,19 +21,25 @@ function danger(runs: string[]) {
   return defineTool({ name: 'danger', description: 'needs approval', input: z.object({}), execute: () => (runs.push('ran'), 'done') });
 }
 
+/** An agent whose turn waits for approval of `danger`, closed with `keepTurn`: its prompt rejects, its files are closed. */
+async function parkApprovalAndClose() {
+  const file = await sessionFile();
+  const runs: string[] = [];
+  const settings = { tools: [danger(runs)], policy: () => ({ decision: 'ask' as const }) };
+  const session = createSessionLog(await JsonlStore.open(file, { create: true }));
+  const agent = createAgent({ ...settings, model: scriptedModel([{ toolCalls: [{ name: 'danger' }] }]), session });
+  const turn = agent.prompt('do the dangerous thing');
+  const asked = await nextEvent(agent, 'approval.requested');
+  const refused = expect(turn).rejects.toThrow(AgentClosedError);
+  await agent.close({ keepTurn: true });
+  await refused;
+  await session.close();
+  return { file, runs, settings, asked };
+}
+
 describe('close({keepTurn: true})', () => {
   it('leaves a parked approval for resumeAgent: the call still waits after the restart, and runs once when allowed', async () => {
-    const file = await sessionFile();
-    const runs: string[] = [];
-    const settings = { tools: [danger(runs)], policy: () => ({ decision: 'ask' as const }) };
-    const session = createSessionLog(await JsonlStore.open(file, { create: true }));
-    const agent = createAgent({ ...settings, model: scriptedModel([{ toolCalls: [{ name: 'danger' }] }]), session });
-    const turn = agent.prompt('do the dangerous thing');
-    const asked = await nextEvent(agent, 'approval.requested');
-    const refused = expect(turn).rejects.toThrow(AgentClosedError);
-    await agent.close({ keepTurn: true });
-    await refused;
-    await session.close();
+    const { file, runs, settings, asked } = await parkApprovalAndClose();
     expect(await readFile(file, 'utf8')).not.toContain('aborted');
 
     const reopened = createSessionLog(await JsonlStore.open(file));
@@ -48,17 +54,7 @@ describe('close({keepTurn: true})', () => {
   });
 
   it("tells the resumed agent's listener of the approval its turn waits for, so a host that approves from events goes on", async () => {
-    const file = await sessionFile();
-    const runs: string[] = [];
-    const settings = { tools: [danger(runs)], policy: () => ({ decision: 'ask' as const }) };
-    const session = createSessionLog(await JsonlStore.open(file, { create: true }));
-    const agent = createAgent({ ...settings, model: scriptedModel([{ toolCalls: [{ name: 'danger' }] }]), session });
-    const turn = agent.prompt('do the dangerous thing');
-    const asked = await nextEvent(agent, 'approval.requested');
-    const refused = expect(turn).rejects.toThrow(AgentClosedError);
-    await agent.close({ keepTurn: true });
-    await refused;
-    await session.close();
+    const { file, runs, settings, asked } = await parkApprovalAndClose();
 
     const reopened = createSessionLog(await JsonlStore.open(file));
     const heard: string[][] = [];

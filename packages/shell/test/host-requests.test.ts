@@ -2,7 +2,7 @@ import type { Entry } from '@tiller/core';
 import { createSessionLog, MemoryStore } from '@tiller/session';
 import { scriptedModel } from '@tiller/testing';
 import { describe, expect, it } from 'vitest';
-import { AgentBusyError, createAgent } from '../src/index.js';
+import { type Agent, AgentBusyError, createAgent } from '../src/index.js';
 
 /**
  * A host that serves many clients calls the agent from requests that come at any moment: while a
@@ -40,6 +40,17 @@ class HeldStore extends MemoryStore {
 /** Lets everything already queued run (promise jobs and the mailbox's turns), so an early answer would show. */
 async function settle(): Promise<void> {
   for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** The store holds the append that follows the agent's first model reply, until `store.release()`. */
+function holdAfterFirstReply(agent: Agent, store: HeldStore): void {
+  let armed = false;
+  agent.subscribe((event) => {
+    if (event.type === 'llm.finished' && !armed) {
+      armed = true;
+      store.arm();
+    }
+  });
 }
 
 describe('a host calling the agent from concurrent requests', () => {
@@ -82,13 +93,7 @@ describe('a host calling the agent from concurrent requests', () => {
     const session = createSessionLog(store);
     const agent = createAgent({ model: scriptedModel([{ text: 'first' }, { text: 'second' }, { text: 'other' }]), session });
     const other = createAgent({ model: scriptedModel([{ text: 'other agent' }]), session });
-    let armed = false;
-    agent.subscribe((event) => {
-      if (event.type === 'llm.finished' && !armed) {
-        armed = true;
-        store.arm();
-      }
-    });
+    holdAfterFirstReply(agent, store);
     const first = agent.prompt('one');
     await store.waiting;
     await expect(agent.prompt('two')).rejects.toThrow(AgentBusyError);
@@ -114,13 +119,7 @@ describe('a host calling the agent from concurrent requests', () => {
     });
     expect(await agent.followUp('nor here')).toMatchObject({ delivered: 'dropped', note: { eventType: 'follow_up', message: { role: 'user', content: 'nor here' } } });
 
-    let armed = false;
-    agent.subscribe((event) => {
-      if (event.type === 'llm.finished' && !armed) {
-        armed = true;
-        store.arm();
-      }
-    });
+    holdAfterFirstReply(agent, store);
     // Taken by the running turn: it calls the model again for it.
     const first = agent.prompt('one');
     await store.waiting;
