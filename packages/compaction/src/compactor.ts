@@ -80,6 +80,15 @@ export interface Compactor<Opts = undefined> {
   validateOpts?(opts: Opts | undefined, entryPoint: string): void;
 }
 
+/**
+ * Whether `value` can serve as a compactor: a non-empty `name` (every message about a compactor
+ * names it) and a `maybeCompact` function. The optional methods are checked where they are used.
+ */
+export function isCompactor(value: unknown): value is Compactor<any> {
+  const candidate = value as Partial<Compactor<unknown>> | null | undefined;
+  return typeof candidate?.name === 'string' && candidate.name !== '' && typeof candidate.maybeCompact === 'function';
+}
+
 /** No change at any boundary. The default compactor. */
 export const NoOpCompactor: Compactor<undefined> = Object.freeze({
   name: 'noop',

@@ -7,6 +7,7 @@ export {
   type CompactionOutcome,
   type CompactionStrategyName,
   type Compactor,
+  isCompactor,
   NoOpCompactor,
 } from './compactor.js';
 export { runCompactor, type CompactorRun, type RunCompactorOptions } from './run-compactor.js';

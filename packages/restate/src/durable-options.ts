@@ -1,4 +1,4 @@
-import { type CompactionHooks, type Compactor, NoOpCompactor } from '@tiller/compaction';
+import { type CompactionHooks, type Compactor, isCompactor, NoOpCompactor } from '@tiller/compaction';
 import type { ProgressEvent, TillerModel } from '@tiller/core';
 import type { SessionLog } from '@tiller/session';
 import { type AgentLimits, AgentOptionsError, checkCompactorFit, resolveLimits, type ShellEvent, type Tool, type ToolPolicy } from '@tiller/shell';
@@ -43,7 +43,7 @@ export const DurableAgentOptions = z.strictObject({
   policy: fn<ToolPolicy>('a function (call) => {decision: "allow"} | {decision: "deny", rationale} | {decision: "ask"}').optional(),
   systemPrompt: z.string().optional(),
   compactor: z
-    .custom<Compactor<any>>((value) => typeof (value as Compactor<unknown> | undefined)?.maybeCompact === 'function', { message: 'expected a Compactor, such as WindowManager(...)' })
+    .custom<Compactor<any>>(isCompactor, { message: 'expected a Compactor (an object with a name and maybeCompact(acc, ctx, opts)), such as WindowManager(...)' })
     .default(NoOpCompactor as Compactor<any>),
   compactorOptions: z.unknown().optional(),
   hooks: z.strictObject({ afterCompact: z.array(fn<NonNullable<CompactionHooks['afterCompact']>[number]>('a function (meta) => void')).optional() }).default({}),

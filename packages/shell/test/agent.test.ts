@@ -564,6 +564,14 @@ describe('options', () => {
     expect(() => createAgent({ model: scriptedModel([], { id: 'nobody/knows', contextWindow: 8_000 }), compactor: own({}) })).not.toThrow();
   });
 
+  it('refuses a compactor without a name, which every message about it names (before: "the compactor undefined threw")', () => {
+    const maybeCompact = async (acc: never) => ({ acc, meta: { compacted: false as const, appended: [] } });
+    for (const name of [undefined, 42, '']) {
+      expect(() => createAgent({ model: scriptedModel([]), compactor: { name, maybeCompact } as never }), String(name)).toThrow(/expected a Compactor[\s\S]*at compactor/);
+    }
+    expect(() => createAgent({ model: scriptedModel([]), compactor: { name: 'mine', maybeCompact } as never })).not.toThrow();
+  });
+
   it('refuses two tools with one name', () => {
     const { echo } = recordingTools();
     expect(() => createAgent({ model: scriptedModel([]), tools: [echo, echo] })).toThrow(/duplicate tool name "echo"/);

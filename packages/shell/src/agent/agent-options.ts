@@ -1,4 +1,4 @@
-import { NoOpCompactor, type CompactionHooks, type CompactionPolicy, type Compactor } from '@tiller/compaction';
+import { isCompactor, NoOpCompactor, type CompactionHooks, type CompactionPolicy, type Compactor } from '@tiller/compaction';
 import type { SessionLog } from '@tiller/session';
 import { z } from 'zod';
 import type { TillerModel } from '@tiller/core';
@@ -77,8 +77,8 @@ export const AgentOptions = z.strictObject({
     }),
   // Any compactor, whatever its options type: `compactorOptions` is what the shell hands it.
   compactor: z
-    .custom<Compactor<any>>((value) => typeof (value as Compactor<unknown> | undefined)?.maybeCompact === 'function', {
-      message: 'expected a Compactor (an object with maybeCompact(acc, ctx, opts)), such as NoOpCompactor or WindowManager(...)',
+    .custom<Compactor<any>>(isCompactor, {
+      message: 'expected a Compactor (an object with a name and maybeCompact(acc, ctx, opts)), such as NoOpCompactor or WindowManager(...)',
     })
     .default(NoOpCompactor as Compactor<any>),
   /** Passed to the compactor as `opts` at every boundary. */

@@ -15,9 +15,10 @@ describe('runPath, given an agent it cannot wrap', () => {
     ['world.tools of a list holding junk', (world) => ({ tools: world.tools([get, { name: 'set' }] as never) }), /^runPath: world\.tools got tools\[1\], which is not a tool made by defineTool: got an object$/],
     ['tools that hold junk', () => ({ tools: [get, null] as never }), /^runPath: makeAgent returned tools\[1\], which is not a tool made by defineTool: got null$/],
     ['tools that are no list', () => ({ tools: 'get' as never }), /^runPath: makeAgent returned tools that are not a list of tools made by defineTool: got the string "get"$/],
-    ['a compactor that is a number', (world) => ({ tools: world.tools([get]), compactor: 42 as never }), /^runPath: makeAgent returned a compactor that is none \(an object with maybeCompact\(acc, ctx, opts\)\): got the number 42$/],
+    ['a compactor that is a number', (world) => ({ tools: world.tools([get]), compactor: 42 as never }), /^runPath: makeAgent returned a compactor that is none \(an object with a name and maybeCompact\(acc, ctx, opts\)\): got the number 42$/],
     // This one ran, and every boundary broke no-shell-errors: "the compactor undefined threw: compactor.maybeCompact is not a function".
-    ['a compactor without maybeCompact', (world) => ({ tools: world.tools([get]), compactor: {} as never }), /^runPath: makeAgent returned a compactor that is none \(an object with maybeCompact\(acc, ctx, opts\)\): got an object$/],
+    ['a compactor without maybeCompact', (world) => ({ tools: world.tools([get]), compactor: {} as never }), /^runPath: makeAgent returned a compactor that is none \(an object with a name and maybeCompact\(acc, ctx, opts\)\): got an object$/],
+    ['a compactor without a name', (world) => ({ tools: world.tools([get]), compactor: { maybeCompact: async () => undefined } as never }), /^runPath: makeAgent returned a compactor that is none \(an object with a name and maybeCompact\(acc, ctx, opts\)\): got an object$/],
     // This one was spread into the run's own limits and dropped without a word.
     ['limits that are a number', (world) => ({ tools: world.tools([get]), limits: 5 as never }), /^runPath: makeAgent returned limits that are not an object of limits \(maxRetries, …\): got the number 5$/],
   ])('refuses %s, saying what is wrong', async (_, make, said) => {

@@ -1,3 +1,4 @@
+import { isCompactor } from '@tiller/compaction';
 import type { Tool } from '@tiller/shell';
 import { describeValue } from '../describe-value.js';
 import type { AgentUnderTest, MakeAgent } from './path-run.js';
@@ -48,8 +49,8 @@ export function checkMade(made: unknown): AgentUnderTest {
   }
   if (options.tools !== undefined) checkTools(options.tools, 'makeAgent returned');
   const { compactor, limits } = options;
-  if (compactor !== undefined && typeof (compactor as { maybeCompact?: unknown } | null)?.maybeCompact !== 'function') {
-    throw new TypeError(`runPath: makeAgent returned a compactor that is none (an object with maybeCompact(acc, ctx, opts)): got ${got(compactor)}`);
+  if (compactor !== undefined && !isCompactor(compactor)) {
+    throw new TypeError(`runPath: makeAgent returned a compactor that is none (an object with a name and maybeCompact(acc, ctx, opts)): got ${got(compactor)}`);
   }
   if (limits !== undefined && (typeof limits !== 'object' || limits === null || Array.isArray(limits))) {
     throw new TypeError(`runPath: makeAgent returned limits that are not an object of limits (maxRetries, …): got ${got(limits)}`);
