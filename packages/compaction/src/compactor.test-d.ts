@@ -2,7 +2,7 @@ import type { Entry } from '@tiller/core';
 import type { ScriptedSummarizer } from '@tiller/testing';
 import { describe, expectTypeOf, it } from 'vitest';
 import type { CompactionAcc, CompactionContext, CompactionMeta, CompactionOutcome, Compactor } from './compactor.js';
-import { NoOpCompactor } from './compactor.js';
+import { isCompactor, NoOpCompactor } from './compactor.js';
 import type { CompactionMeta as CoreCompactionMeta } from '@tiller/core';
 import * as api from './index.js';
 import { CompactionConfigError, CompactionError, type CompactionErrorCode, CompactionPolicyViolation, type PolicyViolationFacts, TillerCompactionError, type TillerCompactionErrorCode } from './errors/index.js';
@@ -18,6 +18,8 @@ describe('the Compactor contract', () => {
     expectTypeOf<Compactor['maybeCompact']>().returns.toEqualTypeOf<Promise<CompactionOutcome>>();
     expectTypeOf<CompactionAcc['path']>().toEqualTypeOf<readonly Entry[]>();
     expectTypeOf(WindowManager).returns.toExtend<Compactor<Partial<WindowManagerInput>>>();
+    const value: unknown = NoOpCompactor;
+    if (isCompactor(value)) expectTypeOf(value.name).toEqualTypeOf<string>();
   });
 
   it('has the numbers and the dropped entries only on a compaction', () => {
