@@ -174,7 +174,7 @@ describe('the packed packages, installed outside the workspace', () => {
     const app = join(project, 'app');
     const script = "const m = await import('@tiller/inspector'); console.log(Object.keys(m).sort().join(','));";
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: app });
-    expect(stdout.trim()).toBe('InspectorOptionsError,InspectorSourceError,buildPage,resolveInspectorSource,serveInspector,writeInspectorHtml');
+    expect(stdout.trim()).toBe('InspectorError,InspectorOptionsError,InspectorSourceError,buildPage,resolveInspectorSource,serveInspector,writeInspectorHtml');
     const page = await readFile(join(app, 'node_modules/@tiller/inspector/dist/page/index.html'), 'utf8');
     expect(page).toContain('<script type="module">');
   }, CHECK_TIMEOUT);
