@@ -22,10 +22,10 @@ function danger(runs: string[]) {
 }
 
 /** An agent whose turn waits for approval of `danger`, closed with `keepTurn`: its prompt rejects, its files are closed. */
-async function parkApprovalAndClose() {
+async function parkApprovalAndClose(limits: { approvalTimeoutMs?: number } = {}) {
   const file = await sessionFile();
   const runs: string[] = [];
-  const settings = { tools: [danger(runs)], policy: () => ({ decision: 'ask' as const }) };
+  const settings = { tools: [danger(runs)], policy: () => ({ decision: 'ask' as const }), limits };
   const session = createSessionLog(await JsonlStore.open(file, { create: true }));
   const agent = createAgent({ ...settings, model: scriptedModel([{ toolCalls: [{ name: 'danger' }] }]), session });
   const turn = agent.prompt('do the dangerous thing');
@@ -49,6 +49,23 @@ describe('close({keepTurn: true})', () => {
     expect((await resumed.idle())?.status).toBe('completed');
     expect(runs).toEqual(['ran']);
     expect(resumed.lastReply()?.text).toBe('It is done.');
+    await resumed.close();
+    await reopened.close();
+  });
+
+  it('counts the approval timeout from when the batch was parked, not from the restart', async () => {
+    // Before: every restart gave a waiting batch a fresh approvalTimeoutMs, so one kept alive by restarts waited for ever.
+    const { file, runs, settings } = await parkApprovalAndClose({ approvalTimeoutMs: 1_000 });
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const reopened = createSessionLog(await JsonlStore.open(file));
+    const resumed = await resumeAgent({ ...settings, model: scriptedModel([{ text: 'Not allowed, then.' }]), session: reopened, journal: fileJournal(journalPathFor(file)) });
+    // Its time is up: the batch goes on denied at once, not a second later.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(resumed.pendingApprovals()).toEqual([]);
+    expect((await resumed.idle())?.status).toBe('completed');
+    expect(runs).toEqual([]);
+    const results = reopened.context().filter((m) => m.role === 'toolResult');
+    expect(JSON.stringify(results)).toContain('No decision was made within 1000 ms.');
     await resumed.close();
     await reopened.close();
   });

@@ -91,8 +91,9 @@ export async function resumeAgent({ listener, ...options }: ResumeOptions): Prom
       // it holds the agent (a listener that approves calls agent.approve, a subscriber comes right
       // after resumeAgent returns); a parked batch waits, so nothing is delayed by it.
       const retold = approvalRequestOf(replay.effects);
-      setImmediate(() => runtime.perform(blocking, settled, retold));
-    } else runtime.perform(blocking, settled);
+      const parkedAt = parkedAtOf(segment);
+      setImmediate(() => runtime.perform(blocking, { retold, parkedAt }));
+    } else runtime.perform(blocking, { settled });
   }
   return agent;
 }
@@ -121,6 +122,13 @@ function appendedElsewhere(own: readonly Entry[], session: SessionLog, since: nu
   const all = session.entries();
   for (let i = since; i < all.length; i++) if (!ids.has(all[i]!.id)) return true;
   return false;
+}
+
+/** When the turn last parked a batch for approval: the time of the segment's last `approval.needed` input. */
+function parkedAtOf(lines: readonly JournalLine[]): string | undefined {
+  let at: string | undefined;
+  for (const line of lines) if (line.type === 'input' && line.input.type === 'approval.needed') at = line.input.at;
+  return at;
 }
 
 /** The approval request the turn told last, as the core emitted it. */

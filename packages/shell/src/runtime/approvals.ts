@@ -19,6 +19,11 @@ export interface Approvals {
   decide(asked: AskedBatch | null, decisions: readonly unknown[]): void;
   /** The asked calls of `asked` that have no decision yet. */
   undecided(asked: AskedBatch): string[];
+  /**
+   * The batch was parked at `atMs` by a run before this one (a resumed turn): its timeout counts
+   * from then, so a restart does not give it a fresh one.
+   */
+  parkedSince(batchId: string, atMs: number): void;
   /** The turn ended or was aborted: no timer is left and nothing more is sent. */
   drop(): void;
 }
@@ -29,6 +34,8 @@ interface Parked {
   timer: NodeJS.Timeout | undefined;
   send: ((decisions: ApprovalDecision[]) => void) | undefined;
   sent: boolean;
+  /** When the batch was first parked: its timeout counts from then. */
+  parkedAtMs: number | undefined;
 }
 
 export function createApprovals(timeoutMs: number): Approvals {
@@ -54,11 +61,13 @@ class ParkedApprovals implements Approvals {
     if (parkedBatch.sent) return;
     clearTimeout(parkedBatch.timer);
     const timeoutMs = this.#timeoutMs;
+    parkedBatch.parkedAtMs ??= Date.now();
+    const leftMs = Math.max(0, parkedBatch.parkedAtMs + timeoutMs - Date.now());
     parkedBatch.timer = setTimeout(() => {
       const rationale = `No decision was made within ${timeoutMs} ms.`;
       for (const id of asked) if (!parkedBatch.decided.has(id)) parkedBatch.decided.set(id, { toolCallId: id, decision: 'deny', rationale });
       sendIfComplete(parkedBatch, asked);
-    }, timeoutMs);
+    }, leftMs);
   }
 
   decide(asked: AskedBatch | null, decisions: readonly unknown[]): void {
@@ -98,6 +107,10 @@ class ParkedApprovals implements Approvals {
     return asked.toolCallIds.filter((id) => !decided?.has(id));
   }
 
+  parkedSince(batchId: string, atMs: number): void {
+    if (Number.isFinite(atMs)) this.#batch(batchId).parkedAtMs = atMs;
+  }
+
   drop(): void {
     if (this.#parked) clearTimeout(this.#parked.timer);
     this.#parked = null;
@@ -107,7 +120,7 @@ class ParkedApprovals implements Approvals {
   #batch(batchId: string): Parked {
     if (this.#parked?.batchId !== batchId) {
       if (this.#parked) clearTimeout(this.#parked.timer);
-      this.#parked = { batchId, decided: new Map(), timer: undefined, send: undefined, sent: false };
+      this.#parked = { batchId, decided: new Map(), timer: undefined, send: undefined, sent: false, parkedAtMs: undefined };
     }
     return this.#parked;
   }

@@ -38,6 +38,16 @@ export interface RuntimeInit {
  * Methods only, no accessors: an object literal with a getter is a dictionary in V8, several
  * hundred bytes an agent (the current state is read with `getSnapshot`, as of an XState actor).
  */
+/** What a journal knows of a blocking effect a resumed turn carries out again. */
+export interface ResumedEffect {
+  /** The outcomes of calls of the batch the journal saw finish or interrupted. */
+  settled?: ReadonlyMap<string, ToolOutcome> | undefined;
+  /** Published first: the approval request the host before the crash heard. */
+  retold?: ProgressEvent | undefined;
+  /** When the batch was parked for approval: its timeout counts from then. */
+  parkedAt?: string | undefined;
+}
+
 export interface TurnRuntime {
   getSnapshot(): TurnSnapshot;
   /** Why the agent stopped, once it has. */
@@ -61,11 +71,8 @@ export interface TurnRuntime {
   startTurn(turnId: string): Promise<TurnOutcome>;
   /** The abort input goes ahead of every answer the aborted work gives, then the work is told. */
   abort(reason: string): Promise<void>;
-  /**
-   * Carries out a blocking effect again (a resumed turn), with the outcomes of calls a journal saw
-   * finish or interrupted; `retold` is published first (the approval request the host before the crash heard).
-   */
-  perform(effect: BlockingEffect, settled?: ReadonlyMap<string, ToolOutcome>, retold?: ProgressEvent): void;
+  /** Carries out a blocking effect again (a resumed turn), with what the journal knows of it. */
+  perform(effect: BlockingEffect, resumed?: ResumedEffect): void;
   decide(decisions: readonly unknown[]): void;
   pendingApprovals(): ToolCallPart[];
   idle(): Promise<TurnOutcome | null>;
@@ -298,9 +305,10 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
       approvals.drop();
       return applied.then(() => undefined);
     },
-    perform(effect, settled, retold) {
+    perform(effect, { settled, retold, parkedAt } = {}) {
       if (closing) return;
       if (effect.type === 'run_tools' && settled) shell.resumed.set(effect.id, settled);
+      if (effect.type === 'request_approval' && parkedAt) approvals.parkedSince(effect.id, Date.parse(parkedAt));
       mailbox.post({ kind: 'perform', effect, retold });
     },
     decide: (decisions) => approvals.decide(asked(), decisions),
