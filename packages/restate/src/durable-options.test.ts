@@ -63,6 +63,11 @@ describe('resolveDurableOptions', () => {
     const long = resolveDurableOptions({ model, limits: { toolTimeoutMs: 40 * 60_000 }, inactivityTimeoutMs: 45 * 60_000 }, 'serve');
     expect(long.limits.toolTimeoutMs).toBe(40 * 60_000);
     expect(resolveDurableOptions({ model, inactivityTimeoutMs: 1_000 }, 'serve').inactivityTimeoutMs).toBe(1_000);
+    // A cut shorter than the shell's default compaction limit (10 min) is no fault of the host's
+    // when it set no compaction limit: the default is taken below the cut instead.
+    const short = resolveDurableOptions({ model, inactivityTimeoutMs: 4 * 60_000, abortTimeoutMs: 60_000 }, 'serve');
+    expect(short.limits.compactionTimeoutMs).toBeLessThan(5 * 60_000);
+    expect(() => resolveDurableOptions({ model, inactivityTimeoutMs: 4 * 60_000, abortTimeoutMs: 60_000, limits: { compactionTimeoutMs: 6 * 60_000 } }, 'serve')).toThrow(/at limits\.compactionTimeoutMs$/);
   });
 
   it('refuses a compactor that cannot work for the model, as createAgent does, naming it', () => {

@@ -95,6 +95,12 @@ export function resolveDurableOptions(options: DurableAgentOptions, entryPoint: 
     throw new DurableOptionsError(error.message);
   }
   if (approval.data !== undefined) limits = { ...limits, approvalTimeoutMs: approval.data };
+  const cutMs = parsed.data.inactivityTimeoutMs + parsed.data.abortTimeoutMs;
+  if (shellLimits.compactionTimeoutMs === undefined && limits.compactionTimeoutMs >= cutMs) {
+    // The shell's default (10 min) is longer than some cuts a host may choose: a limit nobody set
+    // is taken below the cut (with a tenth to spare, for the step to end) rather than refused.
+    limits = { ...limits, compactionTimeoutMs: Math.floor(cutMs * 0.9) };
+  }
   const resolved = { ...parsed.data, limits };
   const cut = stepCutProblem(resolved);
   if (cut) throw new DurableOptionsError(`${entryPoint}: invalid options: ${cut}`);

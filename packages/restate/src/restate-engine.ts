@@ -102,7 +102,7 @@ export function restateEngine(init: RestateEngineInit): RestateEngine {
     if (options.compactor.maybeCompact === NoOpCompactor.maybeCompact) {
       return { type: 'compaction.done', id: effect.id, at: await ctx.date.toJSON(), meta: { compacted: false }, appended: [] };
     }
-    return ctx.run(
+    const answer = await ctx.run(
       `compact ${effect.id}`,
       (): Promise<TurnEvent> =>
         runCompaction(effect, {
@@ -119,6 +119,10 @@ export function restateEngine(init: RestateEngineInit): RestateEngine {
         }),
       { maxRetryAttempts: 3 },
     );
+    // A compactor that failed, or was left running past its time limit, may still write to the
+    // ledger it was lent: the next boundary builds another over the log.
+    if (answer.type === 'compaction.done' && !answer.meta.compacted && answer.meta.error !== undefined) ledger = undefined;
+    return answer;
   };
 
   return {

@@ -543,7 +543,7 @@ describe('options', () => {
 
   it('says when the compactor needs a context window nobody knows', () => {
     expect(() => createAgent({ model: scriptedModel([], { id: 'nobody/knows' }), compactor: WindowManager({ strategy: 'keepTail' }) })).toThrow(
-      /createAgent: the compactor needs the model's context window: .*"nobody\/knows".*set model\.contextWindow/,
+      /createAgent: compactor "windowManager" needs the model's context window: .*"nobody\/knows".*set model\.contextWindow/,
     );
     expect(() => createAgent({ model: scriptedModel([], { id: 'nobody/knows', contextWindow: 8_000 }), compactor: WindowManager({ strategy: 'keepTail', keepRecentTokens: 1_000 }) })).not.toThrow();
   });

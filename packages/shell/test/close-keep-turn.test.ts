@@ -53,6 +53,29 @@ describe('close({keepTurn: true})', () => {
     await reopened.close();
   });
 
+  it('tells nothing after turn.ended when a resumed agent is closed at once: the retold approval request is for a turn that is over', async () => {
+    // Before: the request was told again after the close had ended the turn, and a listener that approved from it got ApprovalError.
+    const { file, settings } = await parkApprovalAndClose();
+    const reopened = createSessionLog(await JsonlStore.open(file));
+    const heard: string[] = [];
+    const failures: string[] = [];
+    const resumed = await resumeAgent({
+      ...settings,
+      model: scriptedModel([]),
+      session: reopened,
+      journal: fileJournal(journalPathFor(file)),
+      listener: (event) => {
+        heard.push(event.type);
+        if (event.type === 'shell.error') failures.push(event.message);
+      },
+    });
+    await resumed.close();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(heard.slice(heard.indexOf('turn.ended') + 1)).toEqual([]);
+    expect(failures).toEqual([]);
+    await reopened.close();
+  });
+
   it('counts the approval timeout from when the batch was parked, not from the restart', async () => {
     // Before: every restart gave a waiting batch a fresh approvalTimeoutMs, so one kept alive by restarts waited for ever.
     const { file, runs, settings } = await parkApprovalAndClose({ approvalTimeoutMs: 1_000 });

@@ -1,4 +1,4 @@
-import { type Compactor, compactionEntry, WindowManager } from '@tiller/compaction';
+import { type Compactor, compactionEntry, createTokenLedger, WindowManager } from '@tiller/compaction';
 import type { CompactionEntry, Entry } from '@tiller/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -197,6 +197,33 @@ describe('compaction through the shell', () => {
     expect(seen?.aborted).toBe(true);
     expect((seen?.reason as Error).name).toBe('TimeoutError');
     expect(agent.session.size).toBe(2);
+  });
+
+  it('hands the next boundary a ledger that follows the path, though a compactor stopped by its time limit wrote to the one it was lent later', async () => {
+    // Before: the stopped compactor still held the agent's own ledger; what it appended after the
+    // limit put the ledger one entry off the path, and its estimate was reset by a compaction that never happened.
+    const seen: Array<{ ledger: number; path: number }> = [];
+    let calls = 0;
+    const late: Compactor<unknown> = {
+      name: 'late',
+      maybeCompact: async (acc) => {
+        calls += 1;
+        if (calls === 1) {
+          await new Promise((resolve) => setTimeout(resolve, 150));
+          acc.ledger!.append(compactionEntry({ summary: 'never kept', firstKeptEntryId: acc.path.at(-1)!.id, tokensBefore: 1_000_000, tokensAfter: 10, compactedEntryIds: [] }, { id: 'ghost', parentId: acc.path.at(-1)!.id, at: '2026-01-01T00:00:00.000Z' }));
+          return { acc, meta: { compacted: false, appended: [] } };
+        }
+        const fresh = createTokenLedger(acc.path);
+        seen.push({ ledger: acc.ledger!.estimate().tokens, path: fresh.estimate().tokens });
+        return { acc, meta: { compacted: false, appended: [] } };
+      },
+    };
+    const slow = defineTool({ name: 'slow', description: 'takes a while', input: z.object({}), execute: () => new Promise((resolve) => setTimeout(() => resolve('x'.repeat(4_000)), 400)) });
+    const agent = createAgent({ model: scriptedModel([{ toolCalls: [{ name: 'slow' }] }, { text: 'done' }]), tools: [slow], compactor: late, limits: { compactionTimeoutMs: 50 } });
+    expect(await agent.prompt('go')).toMatchObject({ status: 'completed' });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.ledger).toBe(seen[0]!.path);
+    await agent.close();
   });
 
   it('keeps every entry when a compactor splices old entries out of the path it is handed, and the agent goes on (before: the shared entry list lost them and the agent stopped for good)', async () => {

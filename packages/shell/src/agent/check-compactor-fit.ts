@@ -28,7 +28,7 @@ export function checkCompactorFit(compactor: Compactor<any>, options: unknown, m
     try {
       window = compactor.windowFor(model.id, options);
     } catch (error) {
-      throw new AgentOptionsError(`${entryPoint}: the compactor needs the model's context window: ${describeThrown(error)}; set model.contextWindow`);
+      throw new AgentOptionsError(`${named} needs the model's context window: ${describeThrown(error)}; set model.contextWindow`);
     }
     if (!Number.isSafeInteger(window) || (window as number) <= 0) {
       throw new AgentOptionsError(`${named}: windowFor(${JSON.stringify(model.id)}) must return a positive whole number of tokens, got ${said(window)}`);

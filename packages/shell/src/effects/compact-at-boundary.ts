@@ -32,7 +32,10 @@ export interface CompactionWork {
 }
 
 /** How a boundary's compaction ended: it ran (with the ledger the compactor returned, if any), or the turn was aborted and the answer is stale. */
-export type BoundaryCompaction = { kind: 'ran'; answer: CompactionAnswer; ledger: TokenLedger | undefined } | { kind: 'aborted'; answer: CompactionAnswer };
+export type BoundaryCompaction =
+  | { kind: 'ran'; answer: CompactionAnswer; ledger: TokenLedger | undefined }
+  /** Left behind: the turn was aborted, or the compactor ran past its time limit. It may still write to what it was lent. */
+  | { kind: 'aborted' | 'stopped'; answer: CompactionAnswer };
 
 /**
  * Runs the compactor at a boundary through `@tiller/compaction`'s `runCompactor`, which holds it to
@@ -64,7 +67,7 @@ export async function compactAtBoundary(effect: MaybeCompactEffect, work: Compac
     }
     if (!lent.signal.aborted) throw error;
     work.publish({ type: 'shell.error', where: 'compaction', message: timedOut, at: now() });
-    return { kind: 'ran', answer: { type: 'compaction.done', id, at: now(), meta: { compacted: false, error: timedOut }, appended: [] }, ledger: undefined };
+    return { kind: 'stopped', answer: { type: 'compaction.done', id, at: now(), meta: { compacted: false, error: timedOut }, appended: [] } };
   } finally {
     clearTimeout(timer);
     lent.end();

@@ -44,7 +44,9 @@ export async function compact(effect: MaybeCompactEffect, shell: EffectContext, 
       return { input: done.answer, settle: (applied) => shell.meter.settleLoan(applied ? ledger : undefined) };
     }
     case 'aborted':
-      shell.meter.settleLoan(undefined);
+    case 'stopped':
+      // The compactor was left running with the agent's ledger: the agent keeps one of its own.
+      shell.meter.abandonLoan();
       return { input: done.answer };
     default: {
       const unknown: never = done;

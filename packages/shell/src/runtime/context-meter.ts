@@ -58,6 +58,16 @@ export class ContextMeter {
     this.#lentAt = undefined;
   }
 
+  /**
+   * The compactor the ledger was lent to was left running (the turn was aborted, or it ran past
+   * its time limit): what it writes to that ledger later must not reach this one, so the agent
+   * builds another over the path.
+   */
+  abandonLoan(): void {
+    this.#ledger = createTokenLedger(this.#followed.lend());
+    this.#lentAt = undefined;
+  }
+
   /** The context's size: anchored on the last reported usage (which counted the prompt), else estimated with the prompt added. */
   tokens(): number {
     const estimate = this.#ledger.estimate();

@@ -214,6 +214,8 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
           return;
         }
         case 'perform':
+          // Posted before the turn was aborted or closed, it is for a turn that no longer waits on it.
+          if (closing || snapshot.context.turn?.pending?.id !== letter.effect.id) return;
           startup.tellOnce();
           if (letter.retold) hub.publish(letter.retold);
           await interpret(letter.effect, shell, launch);
