@@ -47,6 +47,27 @@ describe('runCompactor', () => {
     expect(seen).toEqual(['first 1', 'second']);
   });
 
+  it('tells no hook of a compaction made after its signal aborted: the shell has left it behind and keeps none of it', async () => {
+    // Before: a compactor that ignored its signal and finished after the turn's abort or its time
+    // limit had its hooks told of a compaction the shell then threw away.
+    const seen: string[] = [];
+    const controller = new AbortController();
+    const summarize = WindowManager({ strategy: 'summarize', summarizer: scriptedSummarizer(), ...config });
+    const late: Compactor<undefined> = {
+      name: 'late',
+      maybeCompact: async (acc, lentCtx) => {
+        controller.abort(new Error('stopped'));
+        return summarize.maybeCompact(acc, { ...lentCtx, signal: undefined });
+      },
+    };
+    const path = pathOf(...toolLoop(30));
+    const run = await runCompactor(late, { path }, { ...ctx, signal: controller.signal }, { hooks: { afterCompact: [() => void seen.push('told')] } });
+    expect(run.meta.compacted).toBe(true);
+    expect(seen).toEqual([]);
+    await runCompactor(summarize, { path }, ctx, { hooks: { afterCompact: [() => void seen.push('told')] } });
+    expect(seen).toEqual(['told']);
+  });
+
   it('keeps the compaction when an afterCompact hook throws, runs the hooks after it, and says which one failed (before: the throw went up and the compaction was lost)', async () => {
     const seen: string[] = [];
     const hooks = {

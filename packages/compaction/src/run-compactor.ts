@@ -27,8 +27,8 @@ export interface RunCompactorOptions<Opts> {
  * Runs a compactor at a boundary and holds it to its contract: a compactor that throws compacts
  * nothing, and one whose path is not the old path plus exactly the entries it reports appended has
  * its result discarded; either way `breach` and the meta's error say what happened. The
- * `afterCompact` hooks run, in order, when entries left the context; one that throws is told in
- * `hookFailures`, and the rest still run.
+ * `afterCompact` hooks run, in order, when entries left the context and the signal has not
+ * aborted; one that throws is told in `hookFailures`, and the rest still run.
  */
 export async function runCompactor<Opts>(compactor: Compactor<Opts>, acc: CompactionAcc, ctx: CompactionContext, options: RunCompactorOptions<Opts> = {}): Promise<CompactorRun> {
   let outcome;
@@ -49,7 +49,9 @@ export async function runCompactor<Opts>(compactor: Compactor<Opts>, acc: Compac
     return { ...unchanged({ compacted: false, error: breach }), breach };
   }
   const { meta } = outcome;
-  const hookFailures = meta.compacted && meta.dropped.length > 0 ? await runHooks(options.hooks?.afterCompact ?? [], meta) : [];
+  // Past its signal's abort the caller has left this run behind and keeps none of it: no hook hears of it.
+  const told = meta.compacted && meta.dropped.length > 0 && !ctx.signal?.aborted;
+  const hookFailures = told ? await runHooks(options.hooks?.afterCompact ?? [], meta) : [];
   return { meta: journalMeta(meta), appended: [...meta.appended], ledger: outcome.acc.ledger, breach: undefined, hookFailures };
 }
 
