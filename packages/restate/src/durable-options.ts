@@ -95,7 +95,7 @@ export function resolveDurableOptions(options: DurableAgentOptions, entryPoint: 
     throw new DurableOptionsError(error.message);
   }
   if (approval.data !== undefined) limits = { ...limits, approvalTimeoutMs: approval.data };
-  const cutMs = parsed.data.inactivityTimeoutMs + parsed.data.abortTimeoutMs;
+  const cutMs = stepCutMs(parsed.data);
   if (shellLimits.compactionTimeoutMs === undefined && limits.compactionTimeoutMs >= cutMs) {
     // The shell's default (10 min) is longer than some cuts a host may choose: a limit nobody set
     // is taken below the cut (with a tenth to spare, for the step to end) rather than refused.
@@ -130,8 +130,11 @@ const STEP_LIMITS = [
   ['compactionTimeoutMs', 'a compactor that runs that long would be cut and run again, never stopped by its time limit so the turn goes on uncompacted'],
 ] as const;
 
+/** When Restate cuts a step it has heard nothing of. */
+const stepCutMs = (options: { inactivityTimeoutMs: number; abortTimeoutMs: number }) => options.inactivityTimeoutMs + options.abortTimeoutMs;
+
 function stepCutProblem(options: ResolvedDurableOptions): string | undefined {
-  const cutMs = options.inactivityTimeoutMs + options.abortTimeoutMs;
+  const cutMs = stepCutMs(options);
   for (const [name, consequence] of STEP_LIMITS) {
     const limitMs = options.limits[name];
     if (limitMs < cutMs) continue;

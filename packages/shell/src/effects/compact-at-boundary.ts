@@ -31,7 +31,7 @@ export interface CompactionWork {
   publish(event: CompactionEvent): void;
 }
 
-/** How a boundary's compaction ended: it ran (with the ledger the compactor returned, if any), or the turn was aborted and the answer is stale. */
+/** How a boundary's compaction ended: it ran (with the ledger the compactor returned, if any), or the compactor was left behind (`aborted`: the answer is stale; `stopped`: past its time limit). */
 export type BoundaryCompaction =
   | { kind: 'ran'; answer: CompactionAnswer; ledger: TokenLedger | undefined }
   /** Left behind: the turn was aborted, or the compactor ran past its time limit. It may still write to what it was lent. */

@@ -1,4 +1,4 @@
-import { type BlockingEffect, type Effect, type ProgressEvent, start, step, type ToolCallPart, type ToolOutcome, type TurnEvent, type TurnEventOf, type TurnOutcome, type TurnSnapshot } from '@tiller/core';
+import { type BlockingEffect, type Effect, start, step, type ToolCallPart, type TurnEvent, type TurnEventOf, type TurnOutcome, type TurnSnapshot } from '@tiller/core';
 import type { SessionLog } from '@tiller/session';
 import type { AgentEvent, AgentListener } from '../agent/agent-event.js';
 import type { ResolvedAgentOptions } from '../agent/agent-options.js';
@@ -18,6 +18,7 @@ import { createEventHub, listenerFailure } from './event-hub.js';
 import { createInspection } from './inspection.js';
 import { interpret, type Launch } from './interpret.js';
 import type { Letter } from './letter.js';
+import type { ResumedEffect } from './resumed-effect.js';
 import { createMailbox } from './mailbox.js';
 import { createOutcomeWaiters } from './outcome-waiters.js';
 import { guardPolicy } from './policy-guard.js';
@@ -38,16 +39,6 @@ export interface RuntimeInit {
  * Methods only, no accessors: an object literal with a getter is a dictionary in V8, several
  * hundred bytes an agent (the current state is read with `getSnapshot`, as of an XState actor).
  */
-/** What a journal knows of a blocking effect a resumed turn carries out again. */
-export interface ResumedEffect {
-  /** The outcomes of calls of the batch the journal saw finish or interrupted. */
-  settled?: ReadonlyMap<string, ToolOutcome> | undefined;
-  /** Published first: the approval request the host before the crash heard. */
-  retold?: ProgressEvent | undefined;
-  /** When the batch was parked for approval: its timeout counts from then. */
-  parkedAt?: string | undefined;
-}
-
 export interface TurnRuntime {
   getSnapshot(): TurnSnapshot;
   /** Why the agent stopped, once it has. */
