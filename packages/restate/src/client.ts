@@ -7,7 +7,8 @@ import type { PostResult } from './inbox-object.js';
 import { DurableClientError } from './errors/durable-client-error.js';
 import { DurableOptionsError } from './errors/durable-options-error.js';
 import { InvalidMessageError } from './errors/invalid-message-error.js';
-import { decisionList, decisionProblem } from './approval-decisions.js';
+import { admitDecisions } from '@tiller/shell';
+import { decisionList } from './approval-decisions.js';
 import { dropMessages } from './drive-turn.js';
 
 export interface ConnectOptions {
@@ -245,12 +246,16 @@ function failure(status: number, body: string): string {
   return `${status} ${body}`;
 }
 
+/**
+ * Refuses a list that is not all decisions before it is sent. The turn drops what reaches it
+ * anyway (from a client of another version, a raw call) by the same rules, so both say the same.
+ */
 function checkDecisions(decisions: unknown): ApprovalDecision[] {
-  return decisionList(decisions).map((decision, i) => {
-    const problem = decisionProblem(decision, i);
-    if (problem) throw new InvalidMessageError(`session.approve: ${problem}`);
-    return decision as ApprovalDecision;
-  });
+  const list = decisionList(decisions);
+  // Which batch waits is the turn's to say: here only the entries that are no decision count.
+  const invalid = admitDecisions(null, list).refused.find((r) => r.kind === 'invalid');
+  if (invalid) throw new InvalidMessageError(`session.approve: ${invalid.message}`);
+  return list as ApprovalDecision[];
 }
 
 function toUserMessage(input: string | UserMessage, method: string): UserMessage {

@@ -11,7 +11,8 @@ import {
   type TurnOutcome,
   type TurnSnapshot,
 } from '@tiller/core';
-import { decisionList, decisionProblem } from './approval-decisions.js';
+import { admitDecisions } from '@tiller/shell';
+import { decisionList } from './approval-decisions.js';
 import type { TurnMessage } from './turn-message.js';
 
 /** What ended a wait on a parked approval: a message from outside, or the approval timeout. */
@@ -186,9 +187,8 @@ function messageInput(message: TurnMessage): TurnEvent | undefined {
 const NO_APPROVAL_WAITS = 'no tool call is waiting for approval';
 
 /**
- * Decisions gathered for one parked batch: only its asked calls count, and a decision is final
- * (two approvers, or a button pressed twice, must not flip a call while the rest waits). The
- * reasons match the shell's `approve()`, which throws them where this can only note them.
+ * Decisions gathered for one parked batch, by the shell's rules (`admitDecisions`): `approve()`
+ * throws what this can only note.
  */
 function parkApproval(effect: RequestApprovalEffect) {
   const asked = effect.calls.map((c) => c.id);
@@ -199,21 +199,9 @@ function parkApproval(effect: RequestApprovalEffect) {
      * cannot take is refused, each with the reason, and the rest of the list still counts.
      */
     take(decisions: unknown): { complete: boolean; refused: string[] } {
-      const refused: string[] = [];
-      decisionList(decisions).forEach((raw, i) => {
-        const problem = decisionProblem(raw, i);
-        if (problem) return void refused.push(problem);
-        const decision = raw as ApprovalDecision;
-        const earlier = decided.get(decision.toolCallId);
-        if (!asked.includes(decision.toolCallId)) {
-          refused.push(`tool call "${decision.toolCallId}" is not waiting for approval (waiting: ${asked.join(', ')})`);
-        } else if (!earlier) {
-          decided.set(decision.toolCallId, decision);
-        } else if (!sameDecision(earlier, decision)) {
-          refused.push(`tool call "${decision.toolCallId}" is already decided (${earlier.decision}); a decision cannot be changed`);
-        }
-      });
-      return { complete: decided.size === asked.length, refused };
+      const { admitted, refused } = admitDecisions({ waiting: asked, decided }, decisionList(decisions));
+      for (const decision of admitted) decided.set(decision.toolCallId, decision);
+      return { complete: decided.size === asked.length, refused: refused.map((r) => r.message) };
     },
     decided(at: string, timedOut: boolean): TurnEvent {
       const decisions: ApprovalDecision[] = effect.calls.map(
@@ -228,12 +216,6 @@ function parkApproval(effect: RequestApprovalEffect) {
     },
   };
 }
-
-/** The same decision again (a retried request) changes nothing, so it is taken without a note. */
-function sameDecision(a: ApprovalDecision, b: ApprovalDecision): boolean {
-  return a.decision === 'allow' ? b.decision === 'allow' : b.decision === 'deny' && a.rationale === b.rationale;
-}
-
 
 /**
  * What the core does with messages that reached no running turn (sent while none ran, or after

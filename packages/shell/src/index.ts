@@ -41,7 +41,8 @@ export { fileJournal, type FileJournalOptions, journalPathFor, memoryJournal, ty
 export { replayJournal, type JournalDivergence, type JournalReplay, type ReplayJournalOptions } from './journal/replay-journal.js';
 
 // What a durable engine (@tiller/restate, or a binding of your own) runs inside its own steps:
-// the shell's model call, tool calls and compaction, so their logic is written once. See docs/durable.md.
+// the shell's model call, tool calls and compaction, and its rules for deciding an approval, so
+// their logic is written once. See docs/durable.md.
 export { resolveLimits } from './agent/agent-options.js';
 export { checkCompactorFit } from './agent/check-compactor-fit.js';
 export { runModelCall, type ModelCallAnswer, type ModelCallOptions } from './steps/run-model-call.js';
@@ -52,3 +53,4 @@ export { runToolCall, type ToolCallOptions } from './steps/run-tool-call.js';
 export { runCompaction, type CompactionOptions } from './steps/run-compaction.js';
 export type { CompactionAnswer, CompactionEvent } from './effects/compact-at-boundary.js';
 export { describeThrown } from './describe-thrown.js';
+export { admitDecisions, type AdmittedDecisions, type DecisionRefusal, type ParkedDecisions } from './runtime/admit-decisions.js';

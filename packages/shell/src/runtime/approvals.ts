@@ -1,6 +1,6 @@
-import { ApprovalDecision, type RequestApprovalEffect } from '@tiller/core';
-import { z } from 'zod';
+import type { ApprovalDecision, RequestApprovalEffect } from '@tiller/core';
 import { ApprovalError } from '../errors/approval-error.js';
+import { admitDecisions, type DecisionRefusal } from './admit-decisions.js';
 
 /** The batch a turn parked for decisions, as the core's snapshot names it. */
 export interface AskedBatch {
@@ -38,6 +38,8 @@ interface Parked {
   parkedAtMs: number | undefined;
 }
 
+const NOTHING_DECIDED: ReadonlyMap<string, ApprovalDecision> = new Map();
+
 export function createApprovals(timeoutMs: number): Approvals {
   return new ParkedApprovals(timeoutMs);
 }
@@ -71,40 +73,20 @@ class ParkedApprovals implements Approvals {
   }
 
   decide(asked: AskedBatch | null, decisions: readonly unknown[]): void {
-    const checked = decisions.map((decision, i) => {
-      const parsed = ApprovalDecision.safeParse(decision);
-      if (!parsed.success) throw new ApprovalError(`agent.approve: decision ${i} is not a valid decision:\n${z.prettifyError(parsed.error)}`);
-      return parsed.data;
-    });
-    if (!asked) throw new ApprovalError('agent.approve: no tool call is waiting for approval');
-    const waiting = new Set(asked.toolCallIds);
-    for (const decision of checked) {
-      if (!waiting.has(decision.toolCallId)) {
-        throw new ApprovalError(`agent.approve: tool call "${decision.toolCallId}" is not waiting for approval (waiting: ${[...waiting].join(', ')})`);
-      }
-    }
+    const { admitted, refused } = admitDecisions(asked && { waiting: asked.toolCallIds, decided: this.#decided(asked.id) }, decisions);
+    const first = firstRefusal(refused);
+    // Nothing parked always gives a refusal (`none_waiting`).
+    if (!asked || (first && rank(first) < CHANGED_RANK)) throw refusalError(first!);
     const parkedBatch = this.#batch(asked.id);
     if (parkedBatch.sent) throw new ApprovalError(`agent.approve: the decisions for batch "${asked.id}" were already given`);
-    // A decision is final: two approvers, or a button pressed twice, must not flip a call
-    // another already decided while the rest of the batch waits. The same decision again changes
-    // nothing, so it is taken (a retried request, a listener and a button that both allow).
-    checked.forEach((decision, i) => {
-      const earlier = parkedBatch.decided.get(decision.toolCallId);
-      if (earlier && !sameDecision(earlier, decision)) {
-        throw new ApprovalError(`agent.approve: tool call "${decision.toolCallId}" is already decided (${earlier.decision}); a decision cannot be changed`);
-      }
-      const twin = checked.findIndex((other) => other.toolCallId === decision.toolCallId);
-      if (twin !== i && !sameDecision(checked[twin]!, decision)) {
-        throw new ApprovalError(`agent.approve: tool call "${decision.toolCallId}" is decided twice in one call, differently (decisions ${twin} and ${i})`);
-      }
-    });
-    for (const decision of checked) if (!parkedBatch.decided.has(decision.toolCallId)) parkedBatch.decided.set(decision.toolCallId, decision);
+    if (first) throw refusalError(first);
+    for (const decision of admitted) parkedBatch.decided.set(decision.toolCallId, decision);
     sendIfComplete(parkedBatch, asked.toolCallIds);
   }
 
   undecided(asked: AskedBatch): string[] {
-    const decided = this.#parked?.batchId === asked.id ? this.#parked.decided : undefined;
-    return asked.toolCallIds.filter((id) => !decided?.has(id));
+    const decided = this.#decided(asked.id);
+    return asked.toolCallIds.filter((id) => !decided.has(id));
   }
 
   parkedSince(batchId: string, atMs: number): void {
@@ -114,6 +96,11 @@ class ParkedApprovals implements Approvals {
   drop(): void {
     if (this.#parked) clearTimeout(this.#parked.timer);
     this.#parked = null;
+  }
+
+  /** What batch `batchId` has decided, without parking it (a refused `approve` must leave the parked batch as it was). */
+  #decided(batchId: string): ReadonlyMap<string, ApprovalDecision> {
+    return this.#parked?.batchId === batchId ? this.#parked.decided : NOTHING_DECIDED;
   }
 
   /** The parked batch `batchId`, made fresh when another batch (or none) was parked. */
@@ -133,6 +120,34 @@ function sendIfComplete(batch: Parked, asked: readonly string[]): void {
   batch.send([...batch.decided.values()]);
 }
 
-function sameDecision(a: ApprovalDecision, b: ApprovalDecision): boolean {
-  return a.decision === b.decision && (a.decision === 'allow' || a.rationale === (b as typeof a).rationale);
+/**
+ * The refusal `approve` throws when a list has several, the rules taken in the order it has always
+ * checked them: every entry a decision, then every call waiting, then (after a batch already sent)
+ * no decision changed; within a rule, the first entry of the list.
+ */
+function firstRefusal(refused: readonly DecisionRefusal[]): DecisionRefusal | undefined {
+  let first: DecisionRefusal | undefined;
+  for (const refusal of refused) if (!first || rank(refusal) < rank(first)) first = refusal;
+  return first;
 }
+
+const CHANGED_RANK = 2;
+
+function rank(refusal: DecisionRefusal): number {
+  switch (refusal.kind) {
+    case 'invalid':
+      return 0;
+    case 'none_waiting':
+    case 'not_waiting':
+      return 1;
+    case 'changed':
+    case 'twice':
+      return CHANGED_RANK;
+    default: {
+      const unknown: never = refusal;
+      throw new TypeError(`unknown refusal ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+const refusalError = (refusal: DecisionRefusal) => new ApprovalError(`agent.approve: ${refusal.message}`);

@@ -23,6 +23,7 @@ import { createMailbox } from './mailbox.js';
 import { createOutcomeWaiters } from './outcome-waiters.js';
 import { guardPolicy } from './policy-guard.js';
 import { sessionClaim } from './session-claim.js';
+import { createShutdown, type Shutdown } from './shutdown.js';
 import { StartupReport } from './startup-report.js';
 import { describeThrown } from '../describe-thrown.js';
 
@@ -39,7 +40,7 @@ export interface RuntimeInit {
  * Methods only, no accessors: an object literal with a getter is a dictionary in V8, several
  * hundred bytes an agent (the current state is read with `getSnapshot`, as of an XState actor).
  */
-export interface TurnRuntime {
+export interface TurnRuntime extends Pick<Shutdown, 'close' | 'keepAndClose'> {
   getSnapshot(): TurnSnapshot;
   /** Why the agent stopped, once it has. */
   brokenBy(): AgentBrokenError | null;
@@ -70,13 +71,6 @@ export interface TurnRuntime {
   subscribe(listener: AgentListener): () => void;
   events(): AsyncIterableIterator<AgentEvent>;
   publish(event: AgentEvent): void;
-  close(): Promise<void>;
-  /**
-   * Closes without ending the running turn: the letter being applied finishes, nothing after it is
-   * applied or journaled, the work in flight is stopped, and whoever waits for the turn hears
-   * `closed`. The journal then holds the turn as a crash at this moment would leave it.
-   */
-  keepAndClose(closed: Error): Promise<void>;
 }
 
 /**
@@ -88,10 +82,6 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   const { options, session } = init;
   let snapshot = init.snapshot;
   let broken: AgentBrokenError | null = null;
-  /** Set by `keepAndClose`: the turn is left for `resumeAgent`, and no letter is applied any more. */
-  let kept: Error | null = null;
-  /** Set as the runtime closes: an effect a resume would carry out later (a parked batch) is no longer parked. */
-  let closing = false;
   let controller = new AbortController();
 
   const hub = createEventHub(listenerFailure);
@@ -162,6 +152,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   };
 
   const handle = async (letter: Letter) => {
+    const kept = shutdown.kept();
     if (kept) {
       if (letter.kind === 'input' || letter.kind === 'start') letter.reply.reject(kept);
       return;
@@ -206,7 +197,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
         }
         case 'perform':
           // Posted before the turn was aborted or closed, it is for a turn that no longer waits on it.
-          if (closing || snapshot.context.turn?.pending?.id !== letter.effect.id) return;
+          if (shutdown.closing() || snapshot.context.turn?.pending?.id !== letter.effect.id) return;
           startup.tellOnce();
           if (letter.retold) hub.publish(letter.retold);
           await interpret(letter.effect, shell, launch);
@@ -232,6 +223,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     failed: (where, message) => hub.publish({ type: 'shell.error', where, message, at: now() }),
   });
   const launch: Launch = (id, where, work) => background.start(id, where, work, controller.signal);
+  const shutdown = createShutdown({ approvals, background, mailbox, claim, journal, hub, waiters, abortTurn: (reason) => controller.abort(reason) });
 
   /**
    * The core's state and the log no longer agree (an append failed mid-step), so no further step
@@ -254,25 +246,6 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   const asked = (): AskedBatch | null => {
     const pending = snapshot.context.turn?.pending;
     return pending?.type === 'request_approval' ? pending : null;
-  };
-
-  /** Waits for the work in flight (it ends soon after an abort), then closes the journal and the iterators. */
-  const release = async () => {
-    closing = true;
-    approvals.drop();
-    // Work in flight ends soon after an abort (every wait is raced against the signal); its answers then drain.
-    while (background.running()) {
-      await background.settled();
-      await mailbox.drained();
-    }
-    await mailbox.drained();
-    claim.release();
-    try {
-      await journal.close();
-    } finally {
-      // The iterators end whatever the journal's close did: a `for await` over the events must not wait for ever.
-      hub.close();
-    }
   };
 
   inspection?.started(snapshot);
@@ -299,7 +272,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
       return applied.then(() => undefined);
     },
     perform(effect, { settled, retold, parkedAt } = {}) {
-      if (closing) return;
+      if (shutdown.closing()) return;
       if (effect.type === 'run_tools' && settled) shell.resumed.set(effect.id, settled);
       if (effect.type === 'request_approval' && parkedAt) approvals.parkedSince(effect.id, Date.parse(parkedAt));
       mailbox.post({ kind: 'perform', effect, retold });
@@ -314,6 +287,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     idle() {
       // A broken agent's last outcome may never have reached the log: it is not reported as such.
       if (broken) return Promise.reject(broken);
+      const kept = shutdown.kept();
       if (kept) return Promise.reject(kept);
       // The turn runs from its prompt (before the core has it) until its end is told, after its
       // last entries reached the log: the snapshot alone shows no turn on either side of that.
@@ -324,15 +298,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
     subscribe: hub.subscribe,
     events: hub.iterate,
     publish: hub.publish,
-    close: release,
-    async keepAndClose(closed) {
-      kept = closed;
-      // The letter being applied finishes (its line and entries written); the ones after it are dropped.
-      await mailbox.drained();
-      journal.seal();
-      controller.abort(closed.message);
-      waiters.fail(closed);
-      await release();
-    },
+    close: shutdown.close,
+    keepAndClose: shutdown.keepAndClose,
   };
 }
