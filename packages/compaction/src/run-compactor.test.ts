@@ -224,7 +224,8 @@ describe('runCompactor', () => {
       firstKeptEntryId: path.at(-2)!.id,
       tokensBefore: 100,
       tokensAfter: 10,
-      compactedEntryIds: [],
+      // What `appending` reports in meta.dropped.
+      compactedEntryIds: [path[0]!.id],
       ...over,
     });
 
@@ -260,6 +261,60 @@ describe('runCompactor', () => {
       expect(run.breach).toMatch(/the compactor boastful broke its contract: its meta says compacted: true but it appended nothing \(a compaction appends its entry; say compacted: false otherwise\)/);
       expect(run.meta).toMatchObject({ compacted: false, error: run.breach });
       expect(seen).toEqual([]);
+    });
+
+    it('discards a meta whose dropped entries are not the ones its compaction entries list in compactedEntryIds (before: the journal, the events and the afterCompact hooks were told of other entries than the log records)', async () => {
+      const path = pathOf(...toolLoop(3));
+      const droppedAs = (name: string, dropped: (path: readonly Entry[]) => Entry[], make: (path: readonly Entry[]) => unknown[]): Compactor => ({
+        name,
+        maybeCompact: async (acc) => {
+          const appended = make(acc.path) as Entry[];
+          const meta = { compacted: true as const, appended, strategy: name, tokensBefore: 100, tokensAfter: 10, tokensRemoved: 90, dropped: dropped(acc.path), clearedEntryIds: [], midRound: false };
+          return { acc: { path: [...acc.path, ...appended] }, meta };
+        },
+      });
+      const seen: string[] = [];
+      const hooks = { afterCompact: [() => void seen.push('told')] };
+      const cases: Array<[string, (path: readonly Entry[]) => Entry[], (path: readonly Entry[]) => unknown[], RegExp]> = [
+        [
+          'entries said dropped that the entry does not list',
+          (p) => p.slice(0, 2),
+          (p) => [compaction(p)],
+          /meta\.dropped lists 2 entries \("u", "a0"\), but the compaction entries it appended list 1 in compactedEntryIds \("u"\): both name the entries that left the context, in the same order;/,
+        ],
+        [
+          'nothing said dropped while the entry lists some (no hook would run)',
+          () => [],
+          (p) => [compaction(p)],
+          /meta\.dropped lists 0 entries \(none\), but the compaction entries it appended list 1 in compactedEntryIds \("u"\)/,
+        ],
+        ['other entries', (p) => [p[1]!], (p) => [compaction(p)], /meta\.dropped\[0\] is "a0", but appended\[0\] \(id "c1"\) lists "u" there in compactedEntryIds: both name the entries that left the context, in the same order;/],
+        [
+          'another order',
+          (p) => [p[1]!, p[0]!],
+          (p) => [compaction(p, { compactedEntryIds: ['u', 'a0'] })],
+          /meta\.dropped\[0\] is "a0", but appended\[0\] \(id "c1"\) lists "u" there/,
+        ],
+        [
+          'entries dropped with no compaction entry appended',
+          (p) => p.slice(0, 1),
+          (p) => [{ kind: 'custom', id: 'n1', parentId: p.at(-1)!.id, at: '2026-01-01T00:00:01.000Z', customType: 'note', data: {} }],
+          /meta\.dropped lists 1 entry \("u"\), but the compaction entries it appended list 0 in compactedEntryIds \(none\)/,
+        ],
+      ];
+      for (const [label, dropped, make, message] of cases) {
+        const run = await runCompactor(droppedAs('miscounting', dropped, make), { path }, ctx, { hooks });
+        expect(run.breach, label).toMatch(/^the compactor miscounting broke its contract: /);
+        expect(run.breach, label).toMatch(message);
+        expect(run.breach, label).toMatch(/; its result was discarded$/);
+        expect(run, label).toMatchObject({ meta: { compacted: false, error: run.breach }, appended: [], ledger: undefined });
+      }
+      expect(seen).toEqual([]);
+      // Two compaction entries: their lists, one after the other.
+      const twice = (p: readonly Entry[]) => [compaction(p, { compactedEntryIds: ['u'] }), compaction(p, { id: 'c2', parentId: 'c1', compactedEntryIds: ['a0'] })];
+      expect((await runCompactor(droppedAs('twice', (p) => p.slice(0, 2), twice), { path }, ctx)).breach).toBeUndefined();
+      expect((await runCompactor(droppedAs('agreeing', (p) => p.slice(0, 1), (p) => [compaction(p)]), { path }, ctx, { hooks })).breach).toBeUndefined();
+      expect(seen).toEqual(['told']);
     });
 
     it('discards a compaction entry that keeps from an entry not in the path (before: the model was sent the summary alone, the turn it was in included, with no word)', async () => {

@@ -1,5 +1,6 @@
 import type { CompactionMeta as JournalMeta, Entry } from '@tiller/core';
 import { appendedEntriesProblem } from './appended-entries-problem.js';
+import { droppedEntriesProblem } from './dropped-entries-problem.js';
 import { readOnlyPath } from './read-only-path.js';
 import type { CompactionAcc, CompactionContext, CompactionHooks, CompactionMeta, Compactor } from './compactor.js';
 import type { TokenLedger } from './token-ledger.js';
@@ -43,7 +44,8 @@ export async function runCompactor<Opts>(compactor: Compactor<Opts>, acc: Compac
     shapeProblem(outcome) ??
     appendOnlyProblem(acc.path, outcome.acc.path, outcome.meta.appended) ??
     appendedEntriesProblem(acc.path, outcome.meta.appended) ??
-    unreportedProblem(outcome.meta);
+    unreportedProblem(outcome.meta) ??
+    (outcome.meta.compacted ? droppedEntriesProblem(outcome.meta.dropped, outcome.meta.appended) : null);
   if (problem) {
     const breach = `the compactor ${compactor.name} broke its contract: ${problem}; its result was discarded`;
     return { ...unchanged({ compacted: false, error: breach }), breach };
