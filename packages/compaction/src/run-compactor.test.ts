@@ -247,6 +247,39 @@ describe('runCompactor', () => {
       }
     });
 
+    it('looks an appended id up in the session log when given one, so an id on another branch is caught, without reading the path (before: only the path was read, and the log then refused the append)', async () => {
+      const path = pathOf(...toolLoop(3));
+      const otherBranch = new Set([...path.map((e) => e.id), 'b1']);
+      const run = await runCompactor(appending('reusing', (p) => [compaction(p, { id: 'b1' })]), { path }, ctx, { log: otherBranch });
+      expect(run.breach).toBe('the compactor reusing broke its contract: appended[0] reuses the id "b1" of an entry on another branch of the session log; its result was discarded');
+      expect(run.appended).toEqual([]);
+      expect((await runCompactor(appending('reusing', (p) => [compaction(p, { id: 'a1' })]), { path }, ctx, { log: otherBranch })).breach).toMatch(/appended\[0\] reuses the id "a1" of an entry in the path;/);
+      expect((await runCompactor(appending('fresh', (p) => [compaction(p)]), { path }, ctx, { log: otherBranch })).breach).toBeUndefined();
+      // The log's index answers: the path is read at its end only, however long it is.
+      const long = pathOf(...toolLoop(2_000));
+      let reads = 0;
+      const counted = new Proxy(long, { get: (target, key, receiver) => (typeof key === 'string' && /^\d+$/.test(key) && reads++, Reflect.get(target, key, receiver)) });
+      // It builds its path from the array itself: only runCompactor's reads are counted.
+      const entry = compaction(long) as Entry;
+      const meta = { compacted: true as const, appended: [entry], strategy: 'fresh', tokensBefore: 100, tokensAfter: 10, tokensRemoved: 90, dropped: long.slice(0, 1), clearedEntryIds: [], midRound: false };
+      const fresh: Compactor = { name: 'fresh', maybeCompact: async () => ({ acc: { path: [...long, entry] }, meta }) };
+      const log = new Set(long.map((e) => e.id));
+      expect((await runCompactor(fresh, { path: counted }, ctx, { log })).breach).toBeUndefined();
+      expect(reads).toBeLessThan(20);
+      reads = 0;
+      expect((await runCompactor(fresh, { path: counted }, ctx)).breach).toBeUndefined();
+      expect(reads).toBeGreaterThanOrEqual(long.length);
+    });
+
+    it('refuses a log that cannot say whether it has an id, naming the option', async () => {
+      const path = pathOf(...toolLoop(1));
+      for (const log of [{}, 'ids', null]) {
+        await expect(runCompactor(NoOpCompactor, { path }, ctx, { log: log as never })).rejects.toThrow(
+          /^runCompactor: option "log" is invalid: expected the session log, or any object with has\(id\) \(a Set of the ids\), not /,
+        );
+      }
+    });
+
     it('discards entries appended by a compactor that says it did not compact (before: they joined the log while the meta said nothing happened)', async () => {
       const path = pathOf(...toolLoop(3));
       const run = await runCompactor(appending('quiet', (p) => [compaction(p)], false), { path }, ctx);

@@ -1,6 +1,8 @@
 import type { CompactionMeta as JournalMeta, Entry } from '@tiller/core';
-import { appendedEntriesProblem } from './appended-entries-problem.js';
+import { appendedEntriesProblem, type TakenIds } from './appended-entries-problem.js';
+import { describeValue } from './describe-value.js';
 import { droppedEntriesProblem } from './dropped-entries-problem.js';
+import { CompactionConfigError } from './errors/index.js';
 import { readOnlyPath } from './read-only-path.js';
 import type { CompactionAcc, CompactionContext, CompactionHooks, CompactionMeta, Compactor } from './compactor.js';
 import type { TokenLedger } from './token-ledger.js';
@@ -22,6 +24,12 @@ export interface CompactorRun {
 export interface RunCompactorOptions<Opts> {
   opts?: Opts | undefined;
   hooks?: CompactionHooks | undefined;
+  /**
+   * The session log the entries go to (any object with `has(id)`: a `SessionLog`, a `Set` of its
+   * ids), knowing every entry of the path. Given, an appended id is looked up there, so one used
+   * on another branch is caught too, at the cost of its index; else the path is read.
+   */
+  log?: TakenIds | undefined;
 }
 
 /**
@@ -32,6 +40,10 @@ export interface RunCompactorOptions<Opts> {
  * aborted; one that throws is told in `hookFailures`, and the rest still run.
  */
 export async function runCompactor<Opts>(compactor: Compactor<Opts>, acc: CompactionAcc, ctx: CompactionContext, options: RunCompactorOptions<Opts> = {}): Promise<CompactorRun> {
+  const { log } = options;
+  if (log !== undefined && typeof (log as Partial<TakenIds> | null)?.has !== 'function') {
+    throw new CompactionConfigError('runCompactor', 'log', `is invalid: expected the session log, or any object with has(id) (a Set of the ids), not ${describeValue(log)}`);
+  }
   let outcome;
   try {
     outcome = await compactor.maybeCompact({ ...acc, path: readOnlyPath(acc.path) }, ctx, options.opts);
@@ -43,7 +55,7 @@ export async function runCompactor<Opts>(compactor: Compactor<Opts>, acc: Compac
   const problem =
     shapeProblem(outcome) ??
     appendOnlyProblem(acc.path, outcome.acc.path, outcome.meta.appended) ??
-    appendedEntriesProblem(acc.path, outcome.meta.appended) ??
+    appendedEntriesProblem(acc.path, outcome.meta.appended, log) ??
     unreportedProblem(outcome.meta) ??
     (outcome.meta.compacted ? droppedEntriesProblem(outcome.meta.dropped, outcome.meta.appended) : null);
   if (problem) {

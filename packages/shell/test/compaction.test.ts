@@ -3,6 +3,7 @@ import type { CompactionEntry, Entry } from '@tiller/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool, modelSummarizer, type AgentEvent } from '../src/index.js';
+import { createSessionLog, MemoryStore } from '@tiller/session';
 import { scriptedModel, type ScriptStep } from '@tiller/testing';
 import { recordEvents } from './helpers.js';
 
@@ -153,6 +154,37 @@ describe('compaction through the shell', () => {
       expect(agent.session.path().filter((e) => e.kind === 'compaction')).toEqual([]);
       expect(agent.session.size).toBe(6);
     }
+  });
+
+  it('discards a compaction entry that reuses the id of an entry on another branch of the log, and the agent goes on (before: the log refused the append and the agent stopped for good)', async () => {
+    const session = createSessionLog(new MemoryStore());
+    let taken: string | undefined;
+    // Like a newId that repeats: the id of an entry the host's branch left behind.
+    const reusing: Compactor<unknown> = {
+      name: 'reusing',
+      maybeCompact: async (acc, ctx) => {
+        if (!taken || acc.path.length < 3) return { acc, meta: { compacted: false, appended: [] } };
+        const entry = compactionEntry(
+          { summary: 'earlier work', firstKeptEntryId: acc.path.at(-2)!.id, tokensBefore: 100, tokensAfter: 10, compactedEntryIds: [acc.path[0]!.id] },
+          { id: taken, parentId: acc.path.at(-1)!.id, at: new Date().toISOString() },
+        );
+        const meta = { compacted: true as const, appended: [entry], strategy: 'reusing', tokensBefore: 100, tokensAfter: 10, tokensRemoved: 90, dropped: [acc.path[0]!], clearedEntryIds: [], midRound: ctx.midRound };
+        return { acc: { path: [...acc.path, entry] }, meta };
+      },
+    };
+    const model = scriptedModel([{ text: 'one' }, { toolCalls: [{ name: 'read_page', args: { page: 1 } }] }, { text: 'read' }, { text: 'three' }]);
+    const agent = createAgent({ model, tools: [readPage], compactor: reusing, session });
+    const events = recordEvents(agent);
+    expect(await agent.prompt('first')).toMatchObject({ status: 'completed' });
+    taken = session.entries()[0]!.id;
+    session.branch(null);
+    expect(await agent.prompt('second, on a branch of its own')).toMatchObject({ status: 'completed' });
+    expect(session.path().some((e) => e.id === taken)).toBe(false);
+    expect(events.filter((e) => e.type === 'shell.error')).toMatchObject([
+      { where: 'compaction', message: `the compactor reusing broke its contract: appended[0] reuses the id "${taken}" of an entry on another branch of the session log; its result was discarded` },
+    ]);
+    expect(session.entries().filter((e) => e.kind === 'compaction')).toEqual([]);
+    expect(await agent.prompt('third')).toMatchObject({ status: 'completed' });
   });
 
   it('keeps a compaction whose afterCompact hook throws, says so, and the turn goes on (before: the turn was aborted and the compaction lost, at every boundary)', async () => {

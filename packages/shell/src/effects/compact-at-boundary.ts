@@ -1,4 +1,4 @@
-import { type CompactionAcc, type CompactionHooks, type Compactor, runCompactor, type TokenLedger } from '@tiller/compaction';
+import { type CompactionAcc, type CompactionHooks, type Compactor, type RunCompactorOptions, runCompactor, type TokenLedger } from '@tiller/compaction';
 import type { MaybeCompactEffect, TillerModel, TurnEventOf } from '@tiller/core';
 import type { ShellEvent } from '../agent/agent-event.js';
 import { now } from '../clock.js';
@@ -28,6 +28,8 @@ export interface CompactionWork {
   readonly timeoutMs?: number | undefined;
   /** The path and a token ledger over it, lent to the compactor (which may advance the ledger). */
   readonly acc: CompactionAcc;
+  /** The session log the path is a branch of, when it has others: an appended id is checked against all of them. */
+  readonly log?: RunCompactorOptions<unknown>['log'];
   publish(event: CompactionEvent): void;
 }
 
@@ -56,7 +58,7 @@ export async function compactAtBoundary(effect: MaybeCompactEffect, work: Compac
   const timedOut = `the compactor ${compactor.name} did not finish within ${work.timeoutMs} ms (limits.compactionTimeoutMs); it compacted nothing`;
   const timer = work.timeoutMs === undefined ? undefined : setTimeout(() => lent.stop(new DOMException(timedOut, 'TimeoutError')), work.timeoutMs);
   try {
-    const run = await abortable(runCompactor(compactor, work.acc, ctx, { opts: work.compactorOptions, hooks: work.hooks }), lent.signal);
+    const run = await abortable(runCompactor(compactor, work.acc, ctx, { opts: work.compactorOptions, hooks: work.hooks, log: work.log }), lent.signal);
     if (run.breach) work.publish({ type: 'shell.error', where: 'compaction', message: run.breach, at: now() });
     for (const failure of run.hookFailures) work.publish({ type: 'shell.error', where: 'afterCompact hook', message: failure, at: now() });
     return { kind: 'ran', answer: { type: 'compaction.done', id, at: now(), meta: run.meta, appended: run.appended }, ledger: run.ledger };

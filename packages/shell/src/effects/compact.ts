@@ -29,6 +29,8 @@ export async function compact(effect: MaybeCompactEffect, shell: EffectContext, 
     promptTokens: shell.meter.promptTokens,
     timeoutMs: shell.options.limits.compactionTimeoutMs,
     acc: { path: shell.meter.path, ledger: shell.meter.lend() },
+    // Its id index knows every branch, so a reused id costs no read of the path.
+    log: shell.session,
     publish: (event: CompactionEvent) => shell.publish(event),
   };
   let done;
