@@ -36,15 +36,39 @@ describe('runCompactor', () => {
     expect((await runCompactor(NoOpCompactor, { path }, ctx)).meta).toEqual({ compacted: false });
   });
 
-  it('runs the afterCompact hooks, in order, only when entries left the context', async () => {
+  it('runs the afterCompact hooks, in order, once told (the host has appended the entries), only when entries left the context', async () => {
     const seen: string[] = [];
     const hooks = { afterCompact: [(meta: CompactionMeta) => void seen.push(`first ${meta.appended.length}`), async () => void seen.push('second')] };
     const path = pathOf(...toolLoop(30));
-    await runCompactor(WindowManager({ strategy: 'clearToolResults', ...config }), { path }, ctx, { hooks });
-    await runCompactor(NoOpCompactor, { path }, ctx, { hooks });
+    expect(await (await runCompactor(WindowManager({ strategy: 'clearToolResults', ...config }), { path }, ctx, { hooks })).tellHooks()).toEqual([]);
+    expect(await (await runCompactor(NoOpCompactor, { path }, ctx, { hooks })).tellHooks()).toEqual([]);
     expect(seen).toEqual([]);
-    await runCompactor(WindowManager({ strategy: 'summarize', summarizer: scriptedSummarizer(), ...config }), { path }, ctx, { hooks });
+    const run = await runCompactor(WindowManager({ strategy: 'summarize', summarizer: scriptedSummarizer(), ...config }), { path }, ctx, { hooks });
+    expect(seen).toEqual([]);
+    expect(await run.tellHooks()).toEqual([]);
     expect(seen).toEqual(['first 1', 'second']);
+    // Told once.
+    await run.tellHooks();
+    expect(seen).toEqual(['first 1', 'second']);
+  });
+
+  it('leaves a hook running once the signal it is told with aborts, says so, and runs none after it; the compaction stands (before: the time limit that stopped a slow hook threw the finished compaction away)', async () => {
+    const seen: string[] = [];
+    const hooks = { afterCompact: [() => void seen.push('first'), () => new Promise<void>(() => {}), () => void seen.push('third'), () => void seen.push('fourth')] };
+    const path = pathOf(...toolLoop(30));
+    const run = await runCompactor(WindowManager({ strategy: 'summarize', summarizer: scriptedSummarizer(), ...config }), { path }, ctx, { hooks });
+    expect(run.meta.compacted).toBe(true);
+    const limit = new AbortController();
+    const told = run.tellHooks(limit.signal);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    limit.abort(new DOMException('the hooks did not finish within 5 ms', 'TimeoutError'));
+    expect(await told).toEqual(['afterCompact[1] was left running, and the 2 hooks after it not run: the hooks did not finish within 5 ms; the compaction stands']);
+    expect(seen).toEqual(['first']);
+    expect(run.appended).toHaveLength(1);
+    // A signal aborted already runs none, and says so.
+    const again = await runCompactor(WindowManager({ strategy: 'summarize', summarizer: scriptedSummarizer(), ...config }), { path }, ctx, { hooks });
+    expect(await again.tellHooks(AbortSignal.abort('the turn was aborted'))).toEqual(['afterCompact[0] and the 3 hooks after it were not run: the turn was aborted; the compaction stands']);
+    expect(seen).toEqual(['first']);
   });
 
   it('tells no hook of a compaction made after its signal aborted: the shell has left it behind and keeps none of it', async () => {
@@ -63,8 +87,9 @@ describe('runCompactor', () => {
     const path = pathOf(...toolLoop(30));
     const run = await runCompactor(late, { path }, { ...ctx, signal: controller.signal }, { hooks: { afterCompact: [() => void seen.push('told')] } });
     expect(run.meta.compacted).toBe(true);
+    expect(await run.tellHooks()).toEqual([]);
     expect(seen).toEqual([]);
-    await runCompactor(summarize, { path }, ctx, { hooks: { afterCompact: [() => void seen.push('told')] } });
+    await (await runCompactor(summarize, { path }, ctx, { hooks: { afterCompact: [() => void seen.push('told')] } })).tellHooks();
     expect(seen).toEqual(['told']);
   });
 
@@ -84,9 +109,9 @@ describe('runCompactor', () => {
     expect(run.meta).toMatchObject({ compacted: true });
     expect(run.appended).toHaveLength(1);
     expect(run.breach).toBeUndefined();
+    expect(await run.tellHooks()).toEqual(['afterCompact[0] threw: metrics down; the compaction stands', 'afterCompact[1] threw: a string; the compaction stands']);
     expect(seen).toEqual(['third']);
-    expect(run.hookFailures).toEqual(['afterCompact[0] threw: metrics down; the compaction stands', 'afterCompact[1] threw: a string; the compaction stands']);
-    expect((await runCompactor(NoOpCompactor, { path }, ctx, { hooks })).hookFailures).toEqual([]);
+    expect(await (await runCompactor(NoOpCompactor, { path }, ctx, { hooks })).tellHooks()).toEqual([]);
   });
 
   it('carries the error of a failed compaction into the meta whatever it is, a string included (before: a string error was dropped, and the journal said nothing failed)', async () => {
@@ -103,7 +128,7 @@ describe('runCompactor', () => {
     const throws: Compactor = { name: 'brittle', maybeCompact: async () => Promise.reject(new Error('out of memory')) };
     const run = await runCompactor(throws, { path: pathOf(...toolLoop(2)) }, ctx);
     const breach = 'the compactor brittle threw: out of memory; it compacted nothing';
-    expect(run).toEqual({ meta: { compacted: false, error: breach }, appended: [], ledger: undefined, breach, hookFailures: [] });
+    expect(run).toEqual({ meta: { compacted: false, error: breach }, appended: [], ledger: undefined, breach, tellHooks: expect.any(Function) });
   });
 
   it('discards the result of a compactor that changed the path it was given, and says how', async () => {
@@ -291,6 +316,7 @@ describe('runCompactor', () => {
       const seen: string[] = [];
       const hooks = { afterCompact: [() => void seen.push('told')] };
       const run = await runCompactor(appending('boastful', () => []), { path: pathOf(...toolLoop(3)) }, ctx, { hooks });
+      await run.tellHooks();
       expect(run.breach).toMatch(/the compactor boastful broke its contract: its meta says compacted: true but it appended nothing \(a compaction appends its entry; say compacted: false otherwise\)/);
       expect(run.meta).toMatchObject({ compacted: false, error: run.breach });
       expect(seen).toEqual([]);
@@ -337,6 +363,7 @@ describe('runCompactor', () => {
       ];
       for (const [label, dropped, make, message] of cases) {
         const run = await runCompactor(droppedAs('miscounting', dropped, make), { path }, ctx, { hooks });
+        await run.tellHooks();
         expect(run.breach, label).toMatch(/^the compactor miscounting broke its contract: /);
         expect(run.breach, label).toMatch(message);
         expect(run.breach, label).toMatch(/; its result was discarded$/);
@@ -346,7 +373,9 @@ describe('runCompactor', () => {
       // Two compaction entries: their lists, one after the other.
       const twice = (p: readonly Entry[]) => [compaction(p, { compactedEntryIds: ['u'] }), compaction(p, { id: 'c2', parentId: 'c1', compactedEntryIds: ['a0'] })];
       expect((await runCompactor(droppedAs('twice', (p) => p.slice(0, 2), twice), { path }, ctx)).breach).toBeUndefined();
-      expect((await runCompactor(droppedAs('agreeing', (p) => p.slice(0, 1), (p) => [compaction(p)]), { path }, ctx, { hooks })).breach).toBeUndefined();
+      const agreeing = await runCompactor(droppedAs('agreeing', (p) => p.slice(0, 1), (p) => [compaction(p)]), { path }, ctx, { hooks });
+      expect(agreeing.breach).toBeUndefined();
+      await agreeing.tellHooks();
       expect(seen).toEqual(['told']);
     });
 

@@ -92,6 +92,8 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   let kept: Error | null = null;
   /** Set as the runtime closes: an effect a resume would carry out later (a parked batch) is no longer parked. */
   let closing = false;
+  /** Aborts as the runtime closes: what an applied answer left to tell (the afterCompact hooks) is waited on no longer. */
+  const closed = new AbortController();
   let controller = new AbortController();
 
   const hub = createEventHub(listenerFailure);
@@ -201,7 +203,10 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
           // An answer counts only while the turn still waits on the effect it answers; any other is dropped.
           const current = snapshot.context.turn?.pending?.id === letter.id;
           letter.answer.settle?.(current);
-          if (current) await apply(letter.answer.input);
+          if (!current) return;
+          await apply(letter.answer.input);
+          // Its entries are in the log now (apply waits for the persist); the turn goes on beside what it tells.
+          if (letter.answer.applied) background.keep('telling the afterCompact hooks', letter.answer.applied(closed.signal));
           return;
         }
         case 'perform':
@@ -259,6 +264,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   /** Waits for the work in flight (it ends soon after an abort), then closes the journal and the iterators. */
   const release = async () => {
     closing = true;
+    closed.abort('the agent was closed');
     approvals.drop();
     // Work in flight ends soon after an abort (every wait is raced against the signal); its answers then drain.
     while (background.running()) {
