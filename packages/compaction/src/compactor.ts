@@ -96,7 +96,7 @@ export const NoOpCompactor: Compactor<undefined> = Object.freeze({
   needsWindow: () => false,
 });
 
-/** Listeners told about a compaction that removed something from the context. */
+/** Listeners told about a compaction that removed something from the context, once the host has appended its entries (`run.tellHooks`). */
 export interface CompactionHooks {
   afterCompact?: Array<(meta: Extract<CompactionMeta, { compacted: true }>) => void | Promise<void>> | undefined;
 }

@@ -11,6 +11,8 @@ export {
   NoOpCompactor,
 } from './compactor.js';
 export { runCompactor, type CompactorRun, type RunCompactorOptions } from './run-compactor.js';
+export type { HookTeller } from './after-compact-hooks.js';
+export type { TakenIds } from './appended-entries-problem.js';
 export { compactionEntry, type CompactionEntryFields, type CompactionEntryIds } from './compaction-entry.js';
 export { WindowManager, type WindowManagerInput } from './window-manager.js';
 

@@ -25,6 +25,10 @@ describe('ModelCatalog', () => {
   it('names the unknown model and the entry point when a window is required', () => {
     expect(() => defaultModelCatalog.requireContextWindow('mystery-1', 'createAgent')).toThrow(CompactionConfigError);
     expect(() => defaultModelCatalog.requireContextWindow('mystery-1', 'createAgent')).toThrow(/^createAgent: option "contextWindow" is required: .*"mystery-1"/);
+    // Before: a bare TypeError, "Cannot read properties of undefined (reading 'includes')".
+    expect(() => defaultModelCatalog.requireContextWindow(undefined as never, 'createAgent')).toThrow(CompactionConfigError);
+    expect(() => defaultModelCatalog.requireContextWindow(undefined as never, 'createAgent')).toThrow(/^createAgent: option "model" is invalid: expected a model id \(a non-empty string\), not undefined$/);
+    expect(() => defaultModelCatalog.contextWindow(7 as never)).toThrow(/^ModelCatalog\.contextWindow: option "model" is invalid: expected a model id \(a non-empty string\), not 7$/);
     expect(() => createModelCatalog({ tiny: 0 })).toThrow(/createModelCatalog: option "tiny" is invalid/);
   });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CompactionConfigError } from './errors/index.js';
+import { requireModelId } from './model-id.js';
 import { parseOptions } from './parse-options.js';
 
 /** Context windows (input + output tokens) of current models, by the provider's model id. */
@@ -69,14 +70,15 @@ const VERSION_SUFFIX = /-(\d{8}|\d{4}-\d{2}-\d{2}|latest)$/;
 
 export function createModelCatalog(windows: Record<string, number> = KNOWN_CONTEXT_WINDOWS): ModelCatalog {
   const table = new Map(Object.entries(parseOptions(Windows, windows, 'createModelCatalog')));
-  const contextWindow = (model: string): number | undefined => {
+  const contextWindow = (id: string): number | undefined => {
+    const model = requireModelId(id, 'ModelCatalog.contextWindow', 'model');
     const bare = model.includes('/') ? model.slice(model.lastIndexOf('/') + 1) : model;
     return table.get(model) ?? table.get(bare) ?? table.get(bare.replace(VERSION_SUFFIX, ''));
   };
   return {
     contextWindow,
     requireContextWindow(model, entryPoint) {
-      const window = contextWindow(model);
+      const window = contextWindow(requireModelId(model, entryPoint, 'model'));
       if (window === undefined) {
         throw new CompactionConfigError(
           entryPoint,

@@ -36,15 +36,39 @@ describe('runCompactor', () => {
     expect((await runCompactor(NoOpCompactor, { path }, ctx)).meta).toEqual({ compacted: false });
   });
 
-  it('runs the afterCompact hooks, in order, only when entries left the context', async () => {
+  it('runs the afterCompact hooks, in order, once told (the host has appended the entries), only when entries left the context', async () => {
     const seen: string[] = [];
     const hooks = { afterCompact: [(meta: CompactionMeta) => void seen.push(`first ${meta.appended.length}`), async () => void seen.push('second')] };
     const path = pathOf(...toolLoop(30));
-    await runCompactor(WindowManager({ strategy: 'clearToolResults', ...config }), { path }, ctx, { hooks });
-    await runCompactor(NoOpCompactor, { path }, ctx, { hooks });
+    expect(await (await runCompactor(WindowManager({ strategy: 'clearToolResults', ...config }), { path }, ctx, { hooks })).tellHooks()).toEqual([]);
+    expect(await (await runCompactor(NoOpCompactor, { path }, ctx, { hooks })).tellHooks()).toEqual([]);
     expect(seen).toEqual([]);
-    await runCompactor(WindowManager({ strategy: 'summarize', summarizer: scriptedSummarizer(), ...config }), { path }, ctx, { hooks });
+    const run = await runCompactor(WindowManager({ strategy: 'summarize', summarizer: scriptedSummarizer(), ...config }), { path }, ctx, { hooks });
+    expect(seen).toEqual([]);
+    expect(await run.tellHooks()).toEqual([]);
     expect(seen).toEqual(['first 1', 'second']);
+    // Told once.
+    await run.tellHooks();
+    expect(seen).toEqual(['first 1', 'second']);
+  });
+
+  it('leaves a hook running once the signal it is told with aborts, says so, and runs none after it; the compaction stands (before: the time limit that stopped a slow hook threw the finished compaction away)', async () => {
+    const seen: string[] = [];
+    const hooks = { afterCompact: [() => void seen.push('first'), () => new Promise<void>(() => {}), () => void seen.push('third'), () => void seen.push('fourth')] };
+    const path = pathOf(...toolLoop(30));
+    const run = await runCompactor(WindowManager({ strategy: 'summarize', summarizer: scriptedSummarizer(), ...config }), { path }, ctx, { hooks });
+    expect(run.meta.compacted).toBe(true);
+    const limit = new AbortController();
+    const told = run.tellHooks(limit.signal);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    limit.abort(new DOMException('the hooks did not finish within 5 ms', 'TimeoutError'));
+    expect(await told).toEqual(['afterCompact[1] was left running, and the 2 hooks after it not run: the hooks did not finish within 5 ms; the compaction stands']);
+    expect(seen).toEqual(['first']);
+    expect(run.appended).toHaveLength(1);
+    // A signal aborted already runs none, and says so.
+    const again = await runCompactor(WindowManager({ strategy: 'summarize', summarizer: scriptedSummarizer(), ...config }), { path }, ctx, { hooks });
+    expect(await again.tellHooks(AbortSignal.abort('the turn was aborted'))).toEqual(['afterCompact[0] and the 3 hooks after it were not run: the turn was aborted; the compaction stands']);
+    expect(seen).toEqual(['first']);
   });
 
   it('tells no hook of a compaction made after its signal aborted: the shell has left it behind and keeps none of it', async () => {
@@ -63,8 +87,9 @@ describe('runCompactor', () => {
     const path = pathOf(...toolLoop(30));
     const run = await runCompactor(late, { path }, { ...ctx, signal: controller.signal }, { hooks: { afterCompact: [() => void seen.push('told')] } });
     expect(run.meta.compacted).toBe(true);
+    expect(await run.tellHooks()).toEqual([]);
     expect(seen).toEqual([]);
-    await runCompactor(summarize, { path }, ctx, { hooks: { afterCompact: [() => void seen.push('told')] } });
+    await (await runCompactor(summarize, { path }, ctx, { hooks: { afterCompact: [() => void seen.push('told')] } })).tellHooks();
     expect(seen).toEqual(['told']);
   });
 
@@ -84,9 +109,9 @@ describe('runCompactor', () => {
     expect(run.meta).toMatchObject({ compacted: true });
     expect(run.appended).toHaveLength(1);
     expect(run.breach).toBeUndefined();
+    expect(await run.tellHooks()).toEqual(['afterCompact[0] threw: metrics down; the compaction stands', 'afterCompact[1] threw: a string; the compaction stands']);
     expect(seen).toEqual(['third']);
-    expect(run.hookFailures).toEqual(['afterCompact[0] threw: metrics down; the compaction stands', 'afterCompact[1] threw: a string; the compaction stands']);
-    expect((await runCompactor(NoOpCompactor, { path }, ctx, { hooks })).hookFailures).toEqual([]);
+    expect(await (await runCompactor(NoOpCompactor, { path }, ctx, { hooks })).tellHooks()).toEqual([]);
   });
 
   it('carries the error of a failed compaction into the meta whatever it is, a string included (before: a string error was dropped, and the journal said nothing failed)', async () => {
@@ -103,7 +128,7 @@ describe('runCompactor', () => {
     const throws: Compactor = { name: 'brittle', maybeCompact: async () => Promise.reject(new Error('out of memory')) };
     const run = await runCompactor(throws, { path: pathOf(...toolLoop(2)) }, ctx);
     const breach = 'the compactor brittle threw: out of memory; it compacted nothing';
-    expect(run).toEqual({ meta: { compacted: false, error: breach }, appended: [], ledger: undefined, breach, hookFailures: [] });
+    expect(run).toEqual({ meta: { compacted: false, error: breach }, appended: [], ledger: undefined, breach, tellHooks: expect.any(Function) });
   });
 
   it('discards the result of a compactor that changed the path it was given, and says how', async () => {
@@ -224,7 +249,8 @@ describe('runCompactor', () => {
       firstKeptEntryId: path.at(-2)!.id,
       tokensBefore: 100,
       tokensAfter: 10,
-      compactedEntryIds: [],
+      // What `appending` reports in meta.dropped.
+      compactedEntryIds: [path[0]!.id],
       ...over,
     });
 
@@ -246,6 +272,39 @@ describe('runCompactor', () => {
       }
     });
 
+    it('looks an appended id up in the session log when given one, so an id on another branch is caught, without reading the path (before: only the path was read, and the log then refused the append)', async () => {
+      const path = pathOf(...toolLoop(3));
+      const otherBranch = new Set([...path.map((e) => e.id), 'b1']);
+      const run = await runCompactor(appending('reusing', (p) => [compaction(p, { id: 'b1' })]), { path }, ctx, { log: otherBranch });
+      expect(run.breach).toBe('the compactor reusing broke its contract: appended[0] reuses the id "b1" of an entry on another branch of the session log; its result was discarded');
+      expect(run.appended).toEqual([]);
+      expect((await runCompactor(appending('reusing', (p) => [compaction(p, { id: 'a1' })]), { path }, ctx, { log: otherBranch })).breach).toMatch(/appended\[0\] reuses the id "a1" of an entry in the path;/);
+      expect((await runCompactor(appending('fresh', (p) => [compaction(p)]), { path }, ctx, { log: otherBranch })).breach).toBeUndefined();
+      // The log's index answers: the path is read at its end only, however long it is.
+      const long = pathOf(...toolLoop(2_000));
+      let reads = 0;
+      const counted = new Proxy(long, { get: (target, key, receiver) => (typeof key === 'string' && /^\d+$/.test(key) && reads++, Reflect.get(target, key, receiver)) });
+      // It builds its path from the array itself: only runCompactor's reads are counted.
+      const entry = compaction(long) as Entry;
+      const meta = { compacted: true as const, appended: [entry], strategy: 'fresh', tokensBefore: 100, tokensAfter: 10, tokensRemoved: 90, dropped: long.slice(0, 1), clearedEntryIds: [], midRound: false };
+      const fresh: Compactor = { name: 'fresh', maybeCompact: async () => ({ acc: { path: [...long, entry] }, meta }) };
+      const log = new Set(long.map((e) => e.id));
+      expect((await runCompactor(fresh, { path: counted }, ctx, { log })).breach).toBeUndefined();
+      expect(reads).toBeLessThan(20);
+      reads = 0;
+      expect((await runCompactor(fresh, { path: counted }, ctx)).breach).toBeUndefined();
+      expect(reads).toBeGreaterThanOrEqual(long.length);
+    });
+
+    it('refuses a log that cannot say whether it has an id, naming the option', async () => {
+      const path = pathOf(...toolLoop(1));
+      for (const log of [{}, 'ids', null]) {
+        await expect(runCompactor(NoOpCompactor, { path }, ctx, { log: log as never })).rejects.toThrow(
+          /^runCompactor: option "log" is invalid: expected the session log, or any object with has\(id\) \(a Set of the ids\), not /,
+        );
+      }
+    });
+
     it('discards entries appended by a compactor that says it did not compact (before: they joined the log while the meta said nothing happened)', async () => {
       const path = pathOf(...toolLoop(3));
       const run = await runCompactor(appending('quiet', (p) => [compaction(p)], false), { path }, ctx);
@@ -257,9 +316,67 @@ describe('runCompactor', () => {
       const seen: string[] = [];
       const hooks = { afterCompact: [() => void seen.push('told')] };
       const run = await runCompactor(appending('boastful', () => []), { path: pathOf(...toolLoop(3)) }, ctx, { hooks });
+      await run.tellHooks();
       expect(run.breach).toMatch(/the compactor boastful broke its contract: its meta says compacted: true but it appended nothing \(a compaction appends its entry; say compacted: false otherwise\)/);
       expect(run.meta).toMatchObject({ compacted: false, error: run.breach });
       expect(seen).toEqual([]);
+    });
+
+    it('discards a meta whose dropped entries are not the ones its compaction entries list in compactedEntryIds (before: the journal, the events and the afterCompact hooks were told of other entries than the log records)', async () => {
+      const path = pathOf(...toolLoop(3));
+      const droppedAs = (name: string, dropped: (path: readonly Entry[]) => Entry[], make: (path: readonly Entry[]) => unknown[]): Compactor => ({
+        name,
+        maybeCompact: async (acc) => {
+          const appended = make(acc.path) as Entry[];
+          const meta = { compacted: true as const, appended, strategy: name, tokensBefore: 100, tokensAfter: 10, tokensRemoved: 90, dropped: dropped(acc.path), clearedEntryIds: [], midRound: false };
+          return { acc: { path: [...acc.path, ...appended] }, meta };
+        },
+      });
+      const seen: string[] = [];
+      const hooks = { afterCompact: [() => void seen.push('told')] };
+      const cases: Array<[string, (path: readonly Entry[]) => Entry[], (path: readonly Entry[]) => unknown[], RegExp]> = [
+        [
+          'entries said dropped that the entry does not list',
+          (p) => p.slice(0, 2),
+          (p) => [compaction(p)],
+          /meta\.dropped lists 2 entries \("u", "a0"\), but the compaction entries it appended list 1 in compactedEntryIds \("u"\): both name the entries that left the context, in the same order;/,
+        ],
+        [
+          'nothing said dropped while the entry lists some (no hook would run)',
+          () => [],
+          (p) => [compaction(p)],
+          /meta\.dropped lists 0 entries \(none\), but the compaction entries it appended list 1 in compactedEntryIds \("u"\)/,
+        ],
+        ['other entries', (p) => [p[1]!], (p) => [compaction(p)], /meta\.dropped\[0\] is "a0", but appended\[0\] \(id "c1"\) lists "u" there in compactedEntryIds: both name the entries that left the context, in the same order;/],
+        [
+          'another order',
+          (p) => [p[1]!, p[0]!],
+          (p) => [compaction(p, { compactedEntryIds: ['u', 'a0'] })],
+          /meta\.dropped\[0\] is "a0", but appended\[0\] \(id "c1"\) lists "u" there/,
+        ],
+        [
+          'entries dropped with no compaction entry appended',
+          (p) => p.slice(0, 1),
+          (p) => [{ kind: 'custom', id: 'n1', parentId: p.at(-1)!.id, at: '2026-01-01T00:00:01.000Z', customType: 'note', data: {} }],
+          /meta\.dropped lists 1 entry \("u"\), but the compaction entries it appended list 0 in compactedEntryIds \(none\)/,
+        ],
+      ];
+      for (const [label, dropped, make, message] of cases) {
+        const run = await runCompactor(droppedAs('miscounting', dropped, make), { path }, ctx, { hooks });
+        await run.tellHooks();
+        expect(run.breach, label).toMatch(/^the compactor miscounting broke its contract: /);
+        expect(run.breach, label).toMatch(message);
+        expect(run.breach, label).toMatch(/; its result was discarded$/);
+        expect(run, label).toMatchObject({ meta: { compacted: false, error: run.breach }, appended: [], ledger: undefined });
+      }
+      expect(seen).toEqual([]);
+      // Two compaction entries: their lists, one after the other.
+      const twice = (p: readonly Entry[]) => [compaction(p, { compactedEntryIds: ['u'] }), compaction(p, { id: 'c2', parentId: 'c1', compactedEntryIds: ['a0'] })];
+      expect((await runCompactor(droppedAs('twice', (p) => p.slice(0, 2), twice), { path }, ctx)).breach).toBeUndefined();
+      const agreeing = await runCompactor(droppedAs('agreeing', (p) => p.slice(0, 1), (p) => [compaction(p)]), { path }, ctx, { hooks });
+      expect(agreeing.breach).toBeUndefined();
+      await agreeing.tellHooks();
+      expect(seen).toEqual(['told']);
     });
 
     it('discards a compaction entry that keeps from an entry not in the path (before: the model was sent the summary alone, the turn it was in included, with no word)', async () => {

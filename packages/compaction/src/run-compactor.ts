@@ -1,5 +1,10 @@
 import type { CompactionMeta as JournalMeta, Entry } from '@tiller/core';
-import { appendedEntriesProblem } from './appended-entries-problem.js';
+import { type HookTeller, hookTeller, tellNoHook } from './after-compact-hooks.js';
+import { appendedEntriesProblem, type TakenIds } from './appended-entries-problem.js';
+import { describeThrown } from './describe-thrown.js';
+import { describeValue } from './describe-value.js';
+import { droppedEntriesProblem } from './dropped-entries-problem.js';
+import { CompactionConfigError } from './errors/index.js';
 import { readOnlyPath } from './read-only-path.js';
 import type { CompactionAcc, CompactionContext, CompactionHooks, CompactionMeta, Compactor } from './compactor.js';
 import type { TokenLedger } from './token-ledger.js';
@@ -14,23 +19,41 @@ export interface CompactorRun {
   ledger: TokenLedger | undefined;
   /** How the compactor broke its contract, when it did; its result was then discarded. */
   breach: string | undefined;
-  /** The `afterCompact` hooks that threw, each said in a line; the compaction stands all the same. */
-  hookFailures: string[];
+  /**
+   * Runs the `afterCompact` hooks, in order, once: call it when `appended` is in the log, so that a
+   * hook finds the entries there. They hear of a compaction only when entries left the context and
+   * `ctx.signal` had not aborted; else it runs none. Resolves with a line for each hook that threw,
+   * or was left running when `signal` aborted (the hooks after it are then not run); the compaction
+   * stands either way. It never throws.
+   */
+  tellHooks: HookTeller;
 }
 
 export interface RunCompactorOptions<Opts> {
   opts?: Opts | undefined;
+  /** Told by `run.tellHooks`, once the host has appended the entries. */
   hooks?: CompactionHooks | undefined;
+  /**
+   * The session log the entries go to (any object with `has(id)`: a `SessionLog`, a `Set` of its
+   * ids), knowing every entry of the path. Given, an appended id is looked up there, so one used
+   * on another branch is caught too, at the cost of its index; else the path is read.
+   */
+  log?: TakenIds | undefined;
 }
 
 /**
  * Runs a compactor at a boundary and holds it to its contract: a compactor that throws compacts
  * nothing, and one whose path is not the old path plus exactly the entries it reports appended has
  * its result discarded; either way `breach` and the meta's error say what happened. The
- * `afterCompact` hooks run, in order, when entries left the context and the signal has not
- * aborted; one that throws is told in `hookFailures`, and the rest still run.
+ * `afterCompact` hooks are not run here but by `run.tellHooks`, once the host has appended the
+ * entries: a time limit on the compactor's work then does not cover them, and a slow hook cannot
+ * cancel a compaction that is done.
  */
 export async function runCompactor<Opts>(compactor: Compactor<Opts>, acc: CompactionAcc, ctx: CompactionContext, options: RunCompactorOptions<Opts> = {}): Promise<CompactorRun> {
+  const { log } = options;
+  if (log !== undefined && typeof (log as Partial<TakenIds> | null)?.has !== 'function') {
+    throw new CompactionConfigError('runCompactor', 'log', `is invalid: expected the session log, or any object with has(id) (a Set of the ids), not ${describeValue(log)}`);
+  }
   let outcome;
   try {
     outcome = await compactor.maybeCompact({ ...acc, path: readOnlyPath(acc.path) }, ctx, options.opts);
@@ -42,38 +65,21 @@ export async function runCompactor<Opts>(compactor: Compactor<Opts>, acc: Compac
   const problem =
     shapeProblem(outcome) ??
     appendOnlyProblem(acc.path, outcome.acc.path, outcome.meta.appended) ??
-    appendedEntriesProblem(acc.path, outcome.meta.appended) ??
-    unreportedProblem(outcome.meta);
+    appendedEntriesProblem(acc.path, outcome.meta.appended, log) ??
+    unreportedProblem(outcome.meta) ??
+    (outcome.meta.compacted ? droppedEntriesProblem(outcome.meta.dropped, outcome.meta.appended) : null);
   if (problem) {
     const breach = `the compactor ${compactor.name} broke its contract: ${problem}; its result was discarded`;
     return { ...unchanged({ compacted: false, error: breach }), breach };
   }
   const { meta } = outcome;
   // Past its signal's abort the caller has left this run behind and keeps none of it: no hook hears of it.
-  const told = meta.compacted && meta.dropped.length > 0 && !ctx.signal?.aborted;
-  const hookFailures = told ? await runHooks(options.hooks?.afterCompact ?? [], meta) : [];
-  return { meta: journalMeta(meta), appended: [...meta.appended], ledger: outcome.acc.ledger, breach: undefined, hookFailures };
+  const tellHooks = meta.compacted && meta.dropped.length > 0 && !ctx.signal?.aborted ? hookTeller(options.hooks, meta) : tellNoHook;
+  return { meta: journalMeta(meta), appended: [...meta.appended], ledger: outcome.acc.ledger, breach: undefined, tellHooks };
 }
 
 function unchanged(meta: JournalMeta): CompactorRun {
-  return { meta, appended: [], ledger: undefined, breach: undefined, hookFailures: [] };
-}
-
-/**
- * Runs the hooks in order. A hook is told of a compaction that happened: its throw (a metrics
- * endpoint down) is the host's to hear of, and must not undo the compaction, nor stop the turn
- * at every boundary from then on.
- */
-async function runHooks(hooks: NonNullable<CompactionHooks['afterCompact']>, meta: Extract<CompactionMeta, { compacted: true }>): Promise<string[]> {
-  const failures: string[] = [];
-  for (const [i, hook] of hooks.entries()) {
-    try {
-      await hook(meta);
-    } catch (error) {
-      failures.push(`afterCompact[${i}] threw: ${describeThrown(error)}; the compaction stands`);
-    }
-  }
-  return failures;
+  return { meta, appended: [], ledger: undefined, breach: undefined, tellHooks: tellNoHook };
 }
 
 /**
@@ -104,16 +110,6 @@ function compactedShapeProblem(meta: Record<string, unknown>): string | null {
   if (typeof meta.strategy !== 'string') return 'meta.strategy is not a string';
   if (typeof meta.midRound !== 'boolean') return 'meta.midRound is not a boolean';
   return null;
-}
-
-/** A thrown value as text: an Error's message, an object's JSON; never throws itself (a getter that throws, a cycle). */
-function describeThrown(error: unknown): string {
-  try {
-    if (error instanceof Error) return String(error.message);
-    return typeof error === 'object' && error !== null ? (JSON.stringify(error) ?? String(error)) : String(error);
-  } catch {
-    return `a thrown ${typeof error} that cannot be described`;
-  }
 }
 
 /**

@@ -258,6 +258,25 @@ describe('WindowManager', () => {
     expect((await pinned.maybeCompact({ path: pathOf(...toolLoop(30)) }, ctx({ model: 'my-local-llama' }))).meta.compacted).toBe(false);
   });
 
+  it('refuses a model id that is not a non-empty string, naming the argument, pinned window or not (before: a bare TypeError, "Cannot read properties of undefined (reading \'includes\')")', async () => {
+    for (const manager of [WindowManager({ strategy: 'keepTail', ...config }), WindowManager({ strategy: 'keepTail', ...config, contextWindow: 100_000 })]) {
+      for (const [model, said] of [
+        [undefined, 'undefined'],
+        ['', 'a string \\(""\\)'],
+        [42, '42'],
+        [{ id: 'gpt-4o' }, 'an object'],
+      ] as const) {
+        expect(() => manager.windowFor(model as never), said).toThrow(CompactionConfigError);
+        expect(() => manager.windowFor(model as never), said).toThrow(
+          new RegExp(`^WindowManager\\.windowFor: option "model" is invalid: expected a model id \\(a non-empty string\\), not ${said}$`),
+        );
+        const { meta } = await manager.maybeCompact({ path: pathOf(...toolLoop(30)) }, ctx({ model: model as never }));
+        expect(meta).toMatchObject({ compacted: false, appended: [], error: expect.any(CompactionConfigError) });
+        if (!meta.compacted) expect(meta.error?.message).toMatch(new RegExp(`^WindowManager\\.maybeCompact: option "ctx\\.model" is invalid: expected a model id \\(a non-empty string\\), not ${said}$`));
+      }
+    }
+  });
+
   it('takes a hand-written catalog that only answers contextWindow(model), and refuses one whose answer is not a window, naming the catalog (before: a TypeError, requireContextWindow is not a function; a NaN window never compacted)', async () => {
     const own = { contextWindow: (model: string) => (model === 'my-llama' ? 20_000 : undefined) } as unknown as ModelCatalog;
     const manager = WindowManager({ strategy: 'keepTail', ...config, catalog: own });

@@ -10,6 +10,7 @@ import { CompactionConfigError } from './errors/index.js';
 import { estimateTokens } from './estimate-tokens.js';
 import { keepTail } from './keep-tail-strategy.js';
 import { defaultModelCatalog } from './model-catalog.js';
+import { requireModelId } from './model-id.js';
 import { parseOptions } from './parse-options.js';
 import { keptContextTokens } from './prepare-compaction.js';
 import { type CompactionSettings, shouldCompact } from './settings.js';
@@ -61,7 +62,8 @@ export function WindowManager(options: WindowManagerInput): WindowManager {
     validateOpts: (opts, entryPoint) => {
       configFor(opts, entryPoint);
     },
-    windowFor: (model, opts) => windowOf(configFor(opts, 'WindowManager.windowFor'), model, undefined, 'WindowManager.windowFor'),
+    windowFor: (model, opts) =>
+      windowOf(configFor(opts, 'WindowManager.windowFor'), requireModelId(model, 'WindowManager.windowFor', 'model'), undefined, 'WindowManager.windowFor'),
     reserveFor: (_model, opts) => configFor(opts, 'WindowManager.reserveFor').reserveTokens,
     async maybeCompact(acc: CompactionAcc, ctx: CompactionContext, opts?: Partial<WindowManagerInput>): Promise<CompactionOutcome> {
       const unchanged = (extra: { error?: Error; skipped?: string } = {}): CompactionOutcome => ({
@@ -70,8 +72,9 @@ export function WindowManager(options: WindowManagerInput): WindowManager {
       });
       try {
         parseOptions(BoundaryCounts, { ctx }, 'WindowManager.maybeCompact');
+        const model = requireModelId(ctx.model, 'WindowManager.maybeCompact', 'ctx.model');
         const config = configFor(opts, 'WindowManager.maybeCompact');
-        const window = windowOf(config, ctx.model, ctx.window, 'WindowManager.maybeCompact');
+        const window = windowOf(config, model, ctx.window, 'WindowManager.maybeCompact');
         const settings: CompactionSettings = { enabled: true, reserveTokens: config.reserveTokens, keepRecentTokens: config.keepRecentTokens };
         const ledger =
           acc.ledger && acc.ledger.length === acc.path.length ? acc.ledger : createTokenLedger(acc.path, { counter: config.counter });

@@ -2,9 +2,10 @@ import { type Compactor, compactionEntry, createTokenLedger, WindowManager } fro
 import type { CompactionEntry, Entry } from '@tiller/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, defineTool, modelSummarizer, type AgentEvent } from '../src/index.js';
+import { type Agent, type AgentEvent, type AgentOptions, createAgent, defineTool, modelSummarizer } from '../src/index.js';
+import { createSessionLog, MemoryStore } from '@tiller/session';
 import { scriptedModel, type ScriptStep } from '@tiller/testing';
-import { recordEvents } from './helpers.js';
+import { nextEvent, recordEvents } from './helpers.js';
 
 const readPage = defineTool({
   name: 'read_page',
@@ -18,6 +19,18 @@ function readingModel(pages: number, contextWindow: number) {
   const script: ScriptStep[] = Array.from({ length: pages }, (_, i) => ({ toolCalls: [{ name: 'read_page', args: { page: i + 1 } }] }));
   script.push({ text: 'read it all' });
   return scriptedModel(script, { contextWindow });
+}
+
+/** An agent that reads 14 pages under a 2,000-token window, compacting (keepTail) between rounds, with these hooks. */
+function compactingAgent(hooks: NonNullable<AgentOptions['hooks']>, limits: NonNullable<AgentOptions['limits']> = {}) {
+  const window = 2_000;
+  return createAgent({
+    model: readingModel(14, window),
+    tools: [readPage],
+    compactor: WindowManager({ strategy: 'keepTail', contextWindow: window, reserveTokens: 600, keepRecentTokens: 500 }),
+    hooks,
+    limits: { maxIterations: 20, ...limits },
+  });
 }
 
 describe('compaction through the shell', () => {
@@ -155,20 +168,44 @@ describe('compaction through the shell', () => {
     }
   });
 
-  it('keeps a compaction whose afterCompact hook throws, says so, and the turn goes on (before: the turn was aborted and the compaction lost, at every boundary)', async () => {
-    const window = 2_000;
-    const agent = createAgent({
-      model: readingModel(14, window),
-      tools: [readPage],
-      compactor: WindowManager({ strategy: 'keepTail', contextWindow: window, reserveTokens: 600, keepRecentTokens: 500 }),
-      hooks: {
-        afterCompact: [
-          () => {
-            throw new Error('metrics endpoint down');
-          },
-        ],
+  it('discards a compaction entry that reuses the id of an entry on another branch of the log, and the agent goes on (before: the log refused the append and the agent stopped for good)', async () => {
+    const session = createSessionLog(new MemoryStore());
+    let taken: string | undefined;
+    // Like a newId that repeats: the id of an entry the host's branch left behind.
+    const reusing: Compactor<unknown> = {
+      name: 'reusing',
+      maybeCompact: async (acc, ctx) => {
+        if (!taken || acc.path.length < 3) return { acc, meta: { compacted: false, appended: [] } };
+        const entry = compactionEntry(
+          { summary: 'earlier work', firstKeptEntryId: acc.path.at(-2)!.id, tokensBefore: 100, tokensAfter: 10, compactedEntryIds: [acc.path[0]!.id] },
+          { id: taken, parentId: acc.path.at(-1)!.id, at: new Date().toISOString() },
+        );
+        const meta = { compacted: true as const, appended: [entry], strategy: 'reusing', tokensBefore: 100, tokensAfter: 10, tokensRemoved: 90, dropped: [acc.path[0]!], clearedEntryIds: [], midRound: ctx.midRound };
+        return { acc: { path: [...acc.path, entry] }, meta };
       },
-      limits: { maxIterations: 20 },
+    };
+    const model = scriptedModel([{ text: 'one' }, { toolCalls: [{ name: 'read_page', args: { page: 1 } }] }, { text: 'read' }, { text: 'three' }]);
+    const agent = createAgent({ model, tools: [readPage], compactor: reusing, session });
+    const events = recordEvents(agent);
+    expect(await agent.prompt('first')).toMatchObject({ status: 'completed' });
+    taken = session.entries()[0]!.id;
+    session.branch(null);
+    expect(await agent.prompt('second, on a branch of its own')).toMatchObject({ status: 'completed' });
+    expect(session.path().some((e) => e.id === taken)).toBe(false);
+    expect(events.filter((e) => e.type === 'shell.error')).toMatchObject([
+      { where: 'compaction', message: `the compactor reusing broke its contract: appended[0] reuses the id "${taken}" of an entry on another branch of the session log; its result was discarded` },
+    ]);
+    expect(session.entries().filter((e) => e.kind === 'compaction')).toEqual([]);
+    expect(await agent.prompt('third')).toMatchObject({ status: 'completed' });
+  });
+
+  it('keeps a compaction whose afterCompact hook throws, says so, and the turn goes on (before: the turn was aborted and the compaction lost, at every boundary)', async () => {
+    const agent = compactingAgent({
+      afterCompact: [
+        () => {
+          throw new Error('metrics endpoint down');
+        },
+      ],
     });
     const events = recordEvents(agent);
     expect(await agent.prompt('read the whole document')).toMatchObject({ status: 'completed', iterations: 14 });
@@ -177,6 +214,62 @@ describe('compaction through the shell', () => {
     const errors = events.filter((e) => e.type === 'shell.error');
     expect(errors).toHaveLength(compactions.length);
     expect(errors[0]).toMatchObject({ where: 'afterCompact hook', message: 'afterCompact[0] threw: metrics endpoint down; the compaction stands' });
+  });
+
+  it('keeps a finished compaction whose afterCompact hook never settles, and says the hook was left running (before: the time limit covered the hook, so the compaction was stopped and never appended)', async () => {
+    const agent = compactingAgent({ afterCompact: [() => new Promise<void>(() => {})] }, { compactionTimeoutMs: 100 });
+    const events = recordEvents(agent);
+    const timedOut = nextEvent(agent, 'shell.error');
+    expect(await agent.prompt('read the whole document')).toMatchObject({ status: 'completed', iterations: 14 });
+    const compactions = agent.session.path().filter((e) => e.kind === 'compaction');
+    expect(compactions.length).toBeGreaterThan(0);
+    const finished = events.filter((e): e is Extract<AgentEvent, { type: 'compaction.finished' }> => e.type === 'compaction.finished');
+    expect(finished.filter((e) => e.meta.compacted)).toHaveLength(compactions.length);
+    expect(finished.filter((e) => e.meta.error)).toEqual([]);
+    // The hooks got a time limit of their own, after the compaction.
+    expect(await timedOut).toMatchObject({
+      where: 'afterCompact hook',
+      message: 'afterCompact[0] was left running: the afterCompact hooks did not finish within 100 ms (limits.compactionTimeoutMs); the compaction stands',
+    });
+    // Closing waits on the hooks no longer: those still running are left, and said.
+    await agent.close();
+    const errors = events.filter((e) => e.type === 'shell.error');
+    expect(errors).toHaveLength(compactions.length);
+    for (const error of errors) {
+      expect(error).toMatchObject({
+        where: 'afterCompact hook',
+        message: expect.stringMatching(/^afterCompact\[0\] was left running: (the afterCompact hooks did not finish within 100 ms \(limits\.compactionTimeoutMs\)|the agent was closed); the compaction stands$/),
+      });
+    }
+  });
+
+  it('tells every afterCompact hook of a compaction that is in the log, even when the turn is aborted meanwhile', async () => {
+    let told!: (outcome: string) => void;
+    const second = new Promise<string>((resolve) => (told = resolve));
+    const agent: Agent = compactingAgent({
+      afterCompact: [
+        async () => {
+          const ended = nextEvent(agent, 'turn.ended');
+          void agent.abort('the host said stop');
+          await ended;
+        },
+        () => told(agent.snapshot.context.lastOutcome?.status ?? 'none'),
+      ],
+    });
+    const events = recordEvents(agent);
+    expect(await agent.prompt('read the whole document')).toMatchObject({ status: 'aborted' });
+    expect(await second).toBe('aborted');
+    await agent.close();
+    expect(agent.session.path().filter((e) => e.kind === 'compaction')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'shell.error')).toEqual([]);
+  });
+
+  it('tells the afterCompact hooks once the compaction entry is in the session log (before: they ran before it was appended)', async () => {
+    const seen: boolean[] = [];
+    const agent: Agent = compactingAgent({ afterCompact: [(meta) => void seen.push(meta.appended.every((entry) => agent.session.has(entry.id)))] });
+    expect(await agent.prompt('read the whole document')).toMatchObject({ status: 'completed' });
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every(Boolean)).toBe(true);
   });
 
   it('stops a compactor that never answers and ignores its signal after limits.compactionTimeoutMs, and the turn goes on uncompacted (before: the turn waited for good)', async () => {

@@ -40,9 +40,10 @@ export const AgentLimits = z.strictObject({
    */
   writeTimeoutMs: timeLimitMs.default(60_000),
   /**
-   * A compaction (the compactor, its summarizer calls, the afterCompact hooks) that has not
-   * finished this long is stopped: its signal aborts, it compacts nothing, and the turn goes on.
-   * Generous, for a summarizer that works through a long history in chunks.
+   * A compaction (the compactor, its summarizer calls) that has not finished this long is
+   * stopped: its signal aborts, it compacts nothing, and the turn goes on. Generous, for a
+   * summarizer that works through a long history in chunks. The afterCompact hooks, told once the
+   * compaction is in the log, get as long again: one still running then is left behind.
    */
   compactionTimeoutMs: timeLimitMs.default(600_000),
 });

@@ -3,11 +3,13 @@ import { now } from '../clock.js';
 import { CompactionPolicyViolatedError } from '../errors/compaction-policy-violated-error.js';
 import { type CompactionEvent, compactAtBoundary } from './compact-at-boundary.js';
 import type { EffectAnswer, EffectContext } from './effect-context.js';
+import { tellHooks } from './tell-hooks.js';
 
 /**
  * `maybe_compact`: checks the compaction policy's premise (a broken one aborts the turn), then runs
  * the compactor (`compactAtBoundary`, the work a durable engine's `runCompaction` does too). The
- * ledger the compactor advanced is kept only if the core takes the answer.
+ * ledger the compactor advanced is kept only if the core takes the answer, and the `afterCompact`
+ * hooks are told only then, once the entries it appended are in the log.
  */
 export async function compact(effect: MaybeCompactEffect, shell: EffectContext, signal: AbortSignal): Promise<EffectAnswer> {
   const tokensBefore = shell.meter.tokens();
@@ -29,6 +31,8 @@ export async function compact(effect: MaybeCompactEffect, shell: EffectContext, 
     promptTokens: shell.meter.promptTokens,
     timeoutMs: shell.options.limits.compactionTimeoutMs,
     acc: { path: shell.meter.path, ledger: shell.meter.lend() },
+    // Its id index knows every branch, so a reused id costs no read of the path.
+    log: shell.session,
     publish: (event: CompactionEvent) => shell.publish(event),
   };
   let done;
@@ -41,7 +45,12 @@ export async function compact(effect: MaybeCompactEffect, shell: EffectContext, 
   switch (done.kind) {
     case 'ran': {
       const { ledger } = done;
-      return { input: done.answer, settle: (applied) => shell.meter.settleLoan(applied ? ledger : undefined) };
+      return {
+        input: done.answer,
+        settle: (applied) => shell.meter.settleLoan(applied ? ledger : undefined),
+        // Told of a compaction that is in the log, whatever becomes of the turn: only closing cuts them short.
+        applied: (closing) => tellHooks(done.tellHooks, work, closing),
+      };
     }
     case 'aborted':
     case 'stopped':

@@ -16,6 +16,13 @@ import type { Tool } from '../tools/define-tool.js';
 export interface EffectAnswer {
   input: TurnEvent;
   settle?(applied: boolean): void;
+  /**
+   * Host code to tell once the answer was applied and its effects carried out (the entries it
+   * appended are in the log): the `afterCompact` hooks. The turn goes on beside it, whatever
+   * becomes of the turn; `closing` aborts when the agent closes, which then waits no longer. It
+   * bounds its own time and never throws.
+   */
+  applied?(closing: AbortSignal): Promise<void>;
 }
 
 /** What the effect handlers work with: the agent's options and the runtime's parts. */

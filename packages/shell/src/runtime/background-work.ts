@@ -10,6 +10,8 @@ import { describeThrown } from '../describe-thrown.js';
 export interface BackgroundWork {
   /** Starts `work` with `signal`; its answer (or the abort its failure becomes) goes to `answer` under `id`. */
   start(id: string, where: string, work: (signal: AbortSignal) => Promise<EffectAnswer>, signal: AbortSignal): void;
+  /** Keeps `work` that answers no effect (an answer's `applied`), which the turn goes on beside; a failure is reported, nothing else. */
+  keep(where: string, work: Promise<void>): void;
   /** Whether any job is still running. */
   running(): boolean;
   /** Resolves once every job running now has ended. */
@@ -24,19 +26,26 @@ export interface BackgroundWorkSinks {
 
 export function createBackgroundWork(sinks: BackgroundWorkSinks): BackgroundWork {
   const inFlight = new Set<Promise<void>>();
+  const track = (work: Promise<void>) => {
+    const job: Promise<void> = work.finally(() => inFlight.delete(job));
+    inFlight.add(job);
+  };
+  const failure = (where: string, error: unknown) => `the shell failed while ${where}: ${describeThrown(error)}`;
   return {
     start(id, where, work, signal) {
-      const job: Promise<void> = work(signal)
-        .then(
+      track(
+        work(signal).then(
           (answer) => sinks.answer(id, answer),
           (error: unknown) => {
-            const message = `the shell failed while ${where}: ${describeThrown(error)}`;
+            const message = failure(where, error);
             sinks.failed(where, message);
             sinks.answer(id, { input: { type: 'abort', at: now(), reason: message } });
           },
-        )
-        .finally(() => inFlight.delete(job));
-      inFlight.add(job);
+        ),
+      );
+    },
+    keep(where, work) {
+      track(work.catch((error: unknown) => sinks.failed(where, failure(where, error))));
     },
     running: () => inFlight.size > 0,
     settled: async () => {

@@ -25,6 +25,8 @@ export interface Shutdown {
   closing(): boolean;
   /** Set by `keepAndClose`: the turn is left for `resumeAgent`, and no letter is applied any more. */
   kept(): Error | null;
+  /** Aborts as the runtime closes: what an applied answer left to tell (the afterCompact hooks) is waited on no longer. */
+  readonly signal: AbortSignal;
   /** Waits for the work in flight (it ends soon after an abort), then closes the journal and the iterators. */
   close(): Promise<void>;
   /**
@@ -39,9 +41,11 @@ export function createShutdown(parts: ShutdownParts): Shutdown {
   const { approvals, background, mailbox, claim, journal, hub, waiters } = parts;
   let closing = false;
   let kept: Error | null = null;
+  const closed = new AbortController();
 
   const close = async () => {
     closing = true;
+    closed.abort('the agent was closed');
     approvals.drop();
     // Work in flight ends soon after an abort (every wait is raced against the signal); its answers then drain.
     while (background.running()) {
@@ -61,6 +65,7 @@ export function createShutdown(parts: ShutdownParts): Shutdown {
   return {
     closing: () => closing,
     kept: () => kept,
+    signal: closed.signal,
     close,
     async keepAndClose(closed) {
       kept = closed;

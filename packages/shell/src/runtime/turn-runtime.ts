@@ -192,7 +192,10 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
           // An answer counts only while the turn still waits on the effect it answers; any other is dropped.
           const current = snapshot.context.turn?.pending?.id === letter.id;
           letter.answer.settle?.(current);
-          if (current) await apply(letter.answer.input);
+          if (!current) return;
+          await apply(letter.answer.input);
+          // Its entries are in the log now (apply waits for the persist); the turn goes on beside what it tells.
+          if (letter.answer.applied) background.keep('telling the afterCompact hooks', letter.answer.applied(shutdown.signal));
           return;
         }
         case 'perform':

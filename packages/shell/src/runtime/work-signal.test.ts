@@ -41,4 +41,15 @@ describe('workSignal', () => {
     turn.abort('after the work');
     expect(works.map((w) => w.signal.aborted)).toEqual([false, false]);
   });
+
+  it('stops the work at its time limit with a TimeoutError, and not once the work ended', async () => {
+    const turn = new AbortController();
+    const late = workSignal(turn.signal, ignore, { ms: 5, message: 'the work did not finish within 5 ms' });
+    const ended = workSignal(turn.signal, ignore, { ms: 5, message: 'never' });
+    ended.end();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(late.signal.reason).toMatchObject({ name: 'TimeoutError', message: 'the work did not finish within 5 ms' });
+    expect(ended.signal.aborted).toBe(false);
+    expect(workSignal(turn.signal, ignore, { ms: undefined, message: 'no limit' }).signal.aborted).toBe(false);
+  });
 });

@@ -75,4 +75,21 @@ describe('runCompaction', () => {
     expect(answer).toMatchObject({ meta: { compacted: false, error: expect.stringContaining('the compactor loose broke its contract') }, appended: [] });
     expect(events).toMatchObject([{ type: 'shell.error', where: 'compaction', message: expect.stringContaining('the compactor loose broke its contract') }]);
   });
+
+  it('keeps the compaction when an afterCompact hook outlasts the time limit: the limit covers the compactor, the hooks get as long again after it (before: the slow hook had the finished compaction stopped)', async () => {
+    const events: CompactionEvent[] = [];
+    const answer = await runCompaction(effect, {
+      compactor: recording([]),
+      hooks: { afterCompact: [() => new Promise<void>(() => {})] },
+      model,
+      path,
+      promptTokens: 0,
+      timeoutMs: 50,
+      onEvent: (event) => events.push(event),
+    });
+    expect(answer).toMatchObject({ type: 'compaction.done', meta: { compacted: true, droppedEntryIds: ['e1'] }, appended: [{ id: 'c1' }] });
+    expect(events).toMatchObject([
+      { type: 'shell.error', where: 'afterCompact hook', message: 'afterCompact[0] was left running: the afterCompact hooks did not finish within 50 ms (limits.compactionTimeoutMs); the compaction stands' },
+    ]);
+  });
 });
