@@ -100,6 +100,17 @@ describe('a policy given numbers that are not counts', () => {
     expect(() => CompactionPolicy.disabled({ maxTurns: 3 }).bindTo('odd-model', { catalog })).toThrow(/bindTo: contextWindow of "odd-model" must be a positive whole number of tokens, not NaN/);
   });
 
+  it('bindTo names what it was given in place of a model, not its missing id', () => {
+    for (const policy of policies()) {
+      const where = `CompactionPolicy.${policy.kind}.bindTo: the model must be a model id or {id, contextWindow}, not `;
+      expect(() => policy.bindTo(42 as never)).toThrow(where + '42');
+      expect(() => policy.bindTo(null as never)).toThrow(where + 'null');
+      expect(() => policy.bindTo(undefined as never)).toThrow(where + 'undefined');
+      expect(() => policy.bindTo('')).toThrow(where + 'a string ("")');
+      expect(() => policy.bindTo({ id: 7, contextWindow: 1000 } as never)).toThrow(where + 'an object whose id is 7');
+    }
+  });
+
   it('observeContext refuses token counts that are not finite and 0 or more, naming the function and the field', () => {
     for (const policy of policies(1000)) {
       policy.bindTo({ id: 'm', contextWindow: 128_000 }, { reserveTokens: 1000 });

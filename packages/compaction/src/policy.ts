@@ -90,7 +90,9 @@ function resolveBinding(kind: string, model: string | { id: string; contextWindo
   const where = `CompactionPolicy.${kind}.bindTo`;
   const id: unknown = typeof model === 'string' ? model : (model as { id?: unknown } | null)?.id;
   if (typeof id !== 'string' || id === '') {
-    throw new CompactionPolicyError(`${where}: the model must be a model id or {id, contextWindow}, not ${describeValue(typeof model === 'string' ? model : id)}`);
+    // Named as given: a number passed for the model is "42", an object with a bad id says so.
+    const given = typeof model === 'object' && model !== null ? `an object whose id is ${describeValue(id)}` : describeValue(model);
+    throw new CompactionPolicyError(`${where}: the model must be a model id or {id, contextWindow}, not ${given}`);
   }
   const contextWindow: unknown = typeof model === 'string' ? (options.catalog ?? defaultModelCatalog).contextWindow(model) : model.contextWindow;
   if (contextWindow === undefined) {
