@@ -1,5 +1,9 @@
-/** Why an `append` was refused. Nothing of the refused batch was written. */
-export type AppendErrorCode = 'duplicate_id' | 'missing_parent' | 'invalid_entry' | 'read_only' | 'closed';
+/**
+ * Why an `append` was refused. Nothing of the refused batch was written; for `write_failed` (the
+ * file system refused the write: a full disk, a file size limit) the store cut off what it had
+ * written of it, and the error's message says if it could not.
+ */
+export type AppendErrorCode = 'duplicate_id' | 'missing_parent' | 'invalid_entry' | 'read_only' | 'closed' | 'write_failed';
 
 /**
  * Why a session file could not be opened: `not_found` (no file there and `create` was not given),
