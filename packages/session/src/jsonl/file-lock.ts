@@ -41,7 +41,13 @@ export async function acquireLock(file: string): Promise<FileLock> {
   const token = randomUUID();
   const content = `${process.pid} ${token} ${ownStart ?? '-'}\n`;
   const temp = `${lockPath}.${process.pid}.${token}.tmp`;
-  await writeFile(temp, content, { flag: 'wx' });
+  try {
+    await writeFile(temp, content, { flag: 'wx' });
+  } catch (error) {
+    // A full disk creates the file, then fails to write it: what it made must not stay beside the session.
+    await unlink(temp).catch(ignoreMissing);
+    throw error;
+  }
   // Counted as held from before the link: the lock is live from the moment it exists.
   held.add(token);
   try {

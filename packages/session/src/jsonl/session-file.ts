@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { open, rename, writeFile, type FileHandle } from 'node:fs/promises';
+import { open, rename, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { SessionFileError } from '../errors/index.js';
 import { notAFolder } from './file-in-the-way.js';
@@ -27,7 +27,11 @@ export async function openSessionFile(path: string, readOnly: boolean, create: C
     if (code === 'ENOTDIR') throw new SessionFileError({ file: path, line: 0 }, `no session file there (${notAFolder(path)})`, 'not_found');
     if (code !== 'ENOENT') throw new SessionFileError({ file: path, line: 0 }, `cannot read the session file: ${(error as Error).message}`, 'unreadable');
   }
-  await createFile(path, create!, durability);
+  try {
+    await createFile(path, create!, durability);
+  } catch (error) {
+    throw new SessionFileError({ file: path, line: 0 }, `cannot create the session file: ${(error as Error).message}`, 'unwritable');
+  }
   return open(path, 'r+');
 }
 
@@ -41,8 +45,14 @@ async function createFile(path: string, create: CreateOptions, durability: Durab
   };
   const bytes = Buffer.from(`${serializeHeader(header)}\n`, 'utf8');
   const temp = `${path}.${process.pid}.${randomUUID()}.tmp`;
-  await writeFile(temp, bytes, { flag: 'wx', flush: durability !== 'never' });
-  await rename(temp, path);
+  try {
+    await writeFile(temp, bytes, { flag: 'wx', flush: durability !== 'never' });
+    await rename(temp, path);
+  } catch (error) {
+    // A full disk creates the file, then fails to write it: what it made must not stay beside the session.
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
   if (durability === 'always') await syncDirectory(dirname(path));
 }
 

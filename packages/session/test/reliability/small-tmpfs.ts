@@ -1,12 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export interface SmallDisk {
   dir: string;
-  /** Fills what is left of the disk with one file, `filler`; `free()` removes it. */
-  fill(): Promise<void>;
+  /** Fills what is left of the disk with one file, `filler`, then gives `leaveKib` of it back; `free()` removes it. */
+  fill(leaveKib?: number): Promise<void>;
   free(): Promise<void>;
   unmount(): Promise<void>;
 }
@@ -26,11 +26,12 @@ export async function mountSmallDisk(kib: number): Promise<SmallDisk | { refused
   const filler = join(dir, 'filler');
   return {
     dir,
-    async fill() {
+    async fill(leaveKib = 0) {
       // One write asks for more than the disk holds: it writes what fits, then fails with ENOSPC.
       await writeFile(filler, Buffer.alloc(kib * 1024)).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== 'ENOSPC') throw error;
       });
+      if (leaveKib > 0) await truncate(filler, Math.max(0, (await stat(filler)).size - leaveKib * 1024));
     },
     free: () => rm(filler, { force: true }),
     async unmount() {
