@@ -3,11 +3,11 @@ import { dirname } from 'node:path';
 import type { Entry } from '@tiller/core';
 import { z } from 'zod';
 import { checkOptions } from '../check-options.js';
-import { AppendError, SessionError, SessionFileError, SessionOptionsError } from '../errors/index.js';
+import { AppendError, SessionFileError, SessionOptionsError } from '../errors/index.js';
 import type { ReadWarning } from '../read-warning.js';
 import type { SessionStore } from '../store.js';
 import { appendFailed } from './append-failure.js';
-import { acquireLock, type FileLock } from './file-lock.js';
+import { acquireLock, type FileLock, lockRefused } from './file-lock.js';
 import { notAFolder } from './file-in-the-way.js';
 import { SESSION_FORMAT_VERSION, serializeEntry, type SessionFileHeader } from './format.js';
 import { parseSessionFile } from './parse-session-file.js';
@@ -140,9 +140,7 @@ export class JsonlStore implements SessionStore {
     if (readOnly && create) throw new SessionOptionsError(`JsonlStore.open(${path})`, 'create', 'a read-only open never creates a file');
     const lock = readOnly ? undefined : await acquireLock(path).catch((error: unknown) => {
       const code = (error as NodeJS.ErrnoException).code;
-      if (SessionError.isInstance(error) || typeof code !== 'string') throw error;
-      // A full disk, a read-only file system, no permission: the system's words, with the file they are about.
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw new SessionFileError({ file: path, line: 0 }, `cannot create the lock file ${path}.lock: ${(error as Error).message}`, 'unwritable');
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw lockRefused(path, error) ?? error;
       // ENOTDIR: a folder on the path is a file, so there is no session file there either.
       const why = code === 'ENOENT' ? `the folder ${dirname(path)} does not exist` : notAFolder(path);
       if (!create) throw code === 'ENOENT' ? notFound(path) : new SessionFileError({ file: path, line: 0 }, `no session file there (${why})`, 'not_found');

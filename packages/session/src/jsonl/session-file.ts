@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { open, rename, unlink, writeFile, type FileHandle } from 'node:fs/promises';
+import { open, rename, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { SessionFileError } from '../errors/index.js';
 import { notAFolder } from './file-in-the-way.js';
+import { writeNewFile } from './write-new-file.js';
 import { HEADER_TYPE, SESSION_FORMAT_VERSION, serializeHeader, type SessionFileHeader } from './format.js';
 import type { CreateOptions, Durability } from './jsonl-store.js';
 
@@ -45,14 +46,8 @@ async function createFile(path: string, create: CreateOptions, durability: Durab
   };
   const bytes = Buffer.from(`${serializeHeader(header)}\n`, 'utf8');
   const temp = `${path}.${process.pid}.${randomUUID()}.tmp`;
-  try {
-    await writeFile(temp, bytes, { flag: 'wx', flush: durability !== 'never' });
-    await rename(temp, path);
-  } catch (error) {
-    // A full disk creates the file, then fails to write it: what it made must not stay beside the session.
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
+  await writeNewFile(temp, bytes, { flush: durability !== 'never' });
+  await rename(temp, path);
   if (durability === 'always') await syncDirectory(dirname(path));
 }
 

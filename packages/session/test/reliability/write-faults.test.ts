@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { AppendError, createSessionLog, JsonlStore } from '../../src/index.js';
@@ -9,8 +9,10 @@ import { mountSmallDisk } from './small-tmpfs.js';
 
 const tempDir = useTempDir('tiller-write-faults-');
 let writer: string;
+let upgrader: string;
 beforeAll(async () => {
   writer = await bundleScript('limited-writer.ts', tempDir());
+  upgrader = await bundleScript('limited-upgrader.ts', tempDir());
 }, 60_000);
 
 const at = '2026-01-01T00:00:00.000Z';
@@ -73,4 +75,21 @@ it('a disk that fills up (ENOSPC): the append fails naming the file, and once sp
   } finally {
     await disk.unmount();
   }
+});
+
+it('upgrading a session file in place past the file size limit fails naming the file, leaves the file as it was, and leaves no part of the copy behind', async () => {
+  const folder = join(tempDir(), 'upgrade');
+  const file = join(folder, 'big.jsonl');
+  await mkdir(folder);
+  const store = await JsonlStore.open(file, { create: { id: 's', createdAt: at } });
+  await store.append([entry('r', null, 100), entry('big', 'r', 10_000)]);
+  await store.close();
+  const before = await readFile(file, 'utf8');
+  const run = await runWithFileSizeLimit(16, upgrader, [file]);
+  expect(run.stderr).toBe('');
+  // Before: the bare `EFBIG: file too large, write`, and a 16 KiB `big.jsonl.<pid>.<uuid>.tmp` (the
+  // copy cut short) left beside the file: on a full disk, the space the user needs taken again.
+  expect(JSON.parse(run.stdout)).toEqual({ ok: false, name: 'SessionFileError', code: 'unwritable', message: `${file}: cannot write the upgraded copy: EFBIG: file too large, write` });
+  expect(await readFile(file, 'utf8')).toBe(before);
+  expect(await readdir(folder)).toEqual(['big.jsonl']);
 });
