@@ -1,13 +1,15 @@
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JsonlStore } from '@tiller/session';
 import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '@tiller/testing';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { makePiSessionText } from './pi-session.js';
 import { tiller } from './tiller.js';
 
-// `tiller run` whose session files stop growing mid-turn for real: the program runs under a file
-// size limit (EFBIG), then again without one.
+// The `tiller` command whose files stop growing for real: the program runs under a file size limit
+// (EFBIG), then again without one.
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -67,4 +69,28 @@ it('tiller run on a session file already past the limit: the first append fails,
   const reopened = await JsonlStore.open(session, { readOnly: true });
   expect(reopened.warnings).toEqual([]);
   expect(reopened.entries.map((e) => e.id)).toEqual(['old-q', 'old-a']);
+});
+
+it('tiller export -o and tiller import on a disk that stops taking the output: exit 3 naming the file, no part of it left, so the same command runs once there is room', async () => {
+  const session = join(dir, 'chat.jsonl');
+  const store = await JsonlStore.open(session, { create: true });
+  await store.append([{ kind: 'message', id: 'q', parentId: null, at: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: 'q'.repeat(20_000) } }]);
+  await store.close();
+  const out = join(dir, 'chat.json');
+  const exported = await tiller(['export', session, '--format', 'json', '-o', out], { fileSizeKib: 8 });
+  expect(exported.code).toBe(3);
+  expect(exported.stderr.trim().split('\n')).toEqual([`tiller export: ${out}: cannot write the file: EFBIG: file too large, write`]);
+  // Before: the 8 KiB the write got through stayed as chat.json, and the next try said it already existed (exit 2).
+  expect(existsSync(out)).toBe(false);
+  expect((await tiller(['export', session, '--format', 'json', '-o', out])).code).toBe(0);
+
+  const pi = join(dir, 'pi.jsonl');
+  await writeFile(pi, makePiSessionText(6).text);
+  const target = join(dir, 'pi.tiller.jsonl');
+  const imported = await tiller(['import', pi], { fileSizeKib: 8 });
+  expect(imported.code).toBe(3);
+  expect(imported.stderr.trim().split('\n')).toEqual([`tiller import: ${target}: cannot write the file: EFBIG: file too large, write`]);
+  // Before: exit 1 (`AppendError: …`), and a session file holding only its header stayed, which the next try refused.
+  expect(existsSync(target)).toBe(false);
+  expect((await tiller(['import', pi])).code).toBe(0);
 });
