@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,6 +96,8 @@ describe('a file that cannot grow (EFBIG) while the agent writes it', () => {
     expect(rejected).toMatchObject({ name: 'AgentBrokenError', code: 'agent_broken', cause: { code: c.fails === 'session' ? 'write_failed' : 'journal_write_failed' } });
     expect(rejected!.message).toMatch(new RegExp(`^the agent stopped: ${failed}: cannot append .*: EFBIG: file too large, write`));
     expect(lines.at(-1)).toEqual({ closed: true });
+    // Closing after the failure let the session's lock go: nothing is left for the next writer to take over.
+    expect(existsSync(`${sessionFile}.lock`)).toBe(false);
     if (c.scenario === 'compaction') expect(lines.find((l) => l.rejected)?.during).toBe('compaction.started');
 
     const { events, path } = await resumeAfter(sessionFile, journalFile, c.scenario);
