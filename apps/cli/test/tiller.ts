@@ -47,12 +47,19 @@ export interface TillerOptions {
   /** Written to stdin, which is then closed. */
   input?: string;
   timeoutMs?: number;
+  /**
+   * The largest file the program may write, in KiB (`ulimit -f`, with SIGXFSZ ignored so that a
+   * write past it fails with EFBIG instead of killing it): a disk that stops taking the session.
+   */
+  fileSizeKib?: number;
 }
 
 /** Runs `tiller ...args` as a child process (stdout and stderr are pipes, not a terminal). */
 export function tiller(args: string[], options: TillerOptions = {}): Promise<TillerRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...tillerCommand, ...args], {
+    const command = [process.execPath, ...tillerCommand, ...args];
+    const limited = options.fileSizeKib === undefined ? command : ['bash', '-c', `trap '' XFSZ; ulimit -f ${options.fileSizeKib}; exec "$0" "$@"`, ...command];
+    const child = spawn(limited[0]!, limited.slice(1), {
       cwd: options.cwd ?? repoRoot,
       env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, TILLER_DEBUG: undefined, ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -39,9 +39,9 @@ describe('public types', () => {
   });
 
   it('closed sets of options and codes', () => {
-    expectTypeOf<SessionFileErrorCode>().toEqualTypeOf<'not_found' | 'unreadable' | 'invalid'>();
+    expectTypeOf<SessionFileErrorCode>().toEqualTypeOf<'not_found' | 'unreadable' | 'unwritable' | 'invalid'>();
     expectTypeOf<Durability>().toEqualTypeOf<'always' | 'batch' | 'never'>();
-    expectTypeOf<AppendErrorCode>().toEqualTypeOf<'duplicate_id' | 'missing_parent' | 'invalid_entry' | 'read_only' | 'closed'>();
+    expectTypeOf<AppendErrorCode>().toEqualTypeOf<'duplicate_id' | 'missing_parent' | 'invalid_entry' | 'read_only' | 'closed' | 'write_failed'>();
   });
 
   it('pi import gives entries a log accepts, export takes any entries', () => {

@@ -18,6 +18,7 @@ export { ApprovalError } from './errors/approval-error.js';
 export { CompactionPolicyViolatedError } from './errors/compaction-policy-violated-error.js';
 export { InvalidMessageError } from './errors/invalid-message-error.js';
 export { JournalError } from './errors/journal-error.js';
+export { JournalWriteError } from './errors/journal-write-error.js';
 export { SessionBusyError } from './errors/session-busy-error.js';
 export { ToolDefinitionError } from './errors/tool-definition-error.js';
 

@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { inputError, type CliError } from './errors.js';
 
@@ -41,6 +42,20 @@ export function whyNotWritten(path: string, error: unknown): string {
 export function writeFailure(path: string, error: unknown): CliError | undefined {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'EISDIR') return inputError(`${path}: is a folder; give the path of a file to write`);
-  if (code === undefined || !['ENOENT', 'ENOTDIR', 'EACCES', 'EPERM', 'EROFS', 'ENOSPC'].includes(code)) return undefined;
+  if (code === undefined || !['ENOENT', 'ENOTDIR', 'EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EFBIG', 'EDQUOT'].includes(code)) return undefined;
   return inputError(`${path}: cannot write the file: ${whyNotWritten(path, error)}`);
+}
+
+/**
+ * Writes a file the user named that did not exist (`-o`): a write the disk stops part way leaves
+ * no part of it behind, so the same command runs once there is room (an output that exists is
+ * refused). The failure is `writeFailure`'s one line.
+ */
+export async function writeNewOutput(path: string, text: string): Promise<void> {
+  try {
+    await writeFile(path, text, { encoding: 'utf8', flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') await rm(path, { force: true });
+    throw writeFailure(path, error) ?? error;
+  }
 }

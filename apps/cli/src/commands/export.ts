@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { exportPiSession } from '@tiller/session';
 import { defineCommand } from '../cli/command.js';
-import { writeFailure } from '../cli/write-failure.js';
+import { writeNewOutput } from '../cli/write-failure.js';
 import { usageError } from '../cli/errors.js';
 import { sayReadWarnings } from '../cli/read-warnings.js';
 import { oneOf } from '../cli/parse-command-line.js';
@@ -30,9 +29,7 @@ export const exportCommand = defineCommand({
       sayReadWarnings(io, session.warnings);
       const text = render(session, format);
       if (target) {
-        await writeFile(target, text, 'utf8').catch((error: unknown) => {
-          throw writeFailure(target, error) ?? error;
-        });
+        await writeNewOutput(target, text);
         io.stdout.write(`wrote ${session.log.size} entries as ${format} to ${target}\n`);
       } else io.stdout.write(text);
       return 0;

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { createSessionLog, importPiSession, JsonlStore } from '@tiller/session';
+import { AppendError, createSessionLog, importPiSession, JsonlStore } from '@tiller/session';
 import { defineCommand } from '../cli/command.js';
 import { inputError, usageError } from '../cli/errors.js';
 import { sayReadWarnings } from '../cli/read-warnings.js';
@@ -26,9 +27,14 @@ export const importCommand = defineCommand({
     const log = createSessionLog(await JsonlStore.open(target, { create: { id: imported.header.id, createdAt: imported.header.timestamp } }));
     try {
       await log.append(imported.entries);
-    } finally {
+    } catch (error) {
       await log.close();
+      // A session of only a header must not stay: the next try would refuse it as an output that exists.
+      if (!AppendError.isInstance(error) || error.code !== 'write_failed') throw error;
+      await rm(target, { force: true });
+      throw inputError(`tiller import: ${target}: cannot write the file: ${error.cause instanceof Error ? error.cause.message : error.message}`);
     }
+    await log.close();
     sayReadWarnings(io, imported.warnings.map((w) => w.message));
     io.stdout.write(`imported ${imported.entries.length} entries (pi format ${imported.version}) into ${target}\n`);
     return 0;

@@ -15,6 +15,7 @@ import { COMPACTORS, compactorFor, systemPromptFor, toolsFor } from '../run/agen
 import { interactive } from '../run/interactive.js';
 import { workspaceFolder } from '../run/workspace-folder.js';
 import { runSessionFile } from '../run/run-session-file.js';
+import { storageFailure } from '../run/storage-failure.js';
 import { resolveEntryId } from '../sessions/entry-id.js';
 import { sessionFormatOf } from '../sessions/open-session.js';
 import { readInputFile } from '../sessions/replay-files.js';
@@ -158,6 +159,8 @@ export const runCommand = defineCommand({
         code = terminal
           ? await interactive(agent, io, { initialPrompt: prompt, askApprovals: !options.yes, finishLine: () => view?.finish(), output })
           : await oneShot(agent, prompt!, io, { print: Boolean(options.print), output });
+      } catch (error) {
+        throw storageFailure(error, path) ?? error;
       } finally {
         view?.finish();
         await agent.close();

@@ -1,12 +1,17 @@
-/** Why an `append` was refused. Nothing of the refused batch was written. */
-export type AppendErrorCode = 'duplicate_id' | 'missing_parent' | 'invalid_entry' | 'read_only' | 'closed';
+/**
+ * Why an `append` was refused. Nothing of the refused batch was written; for `write_failed` (the
+ * file system refused the write: a full disk, a file size limit) the store cut off what it had
+ * written of it, and the error's message says if it could not.
+ */
+export type AppendErrorCode = 'duplicate_id' | 'missing_parent' | 'invalid_entry' | 'read_only' | 'closed' | 'write_failed';
 
 /**
  * Why a session file could not be opened: `not_found` (no file there and `create` was not given),
- * `unreadable` (the system refused to read or create it), `invalid` (its content: a bad header, a
- * bad line in strict mode, a version that can only be read).
+ * `unreadable` (the system refused to read it), `unwritable` (the system refused to create it or
+ * its lock file: a full disk, a read-only file system, no permission), `invalid` (its content: a
+ * bad header, a bad line in strict mode, a version that can only be read).
  */
-export type SessionFileErrorCode = 'not_found' | 'unreadable' | 'invalid';
+export type SessionFileErrorCode = 'not_found' | 'unreadable' | 'unwritable' | 'invalid';
 
 export type SessionErrorCode =
   | AppendErrorCode

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { link, readFile, unlink, writeFile } from 'node:fs/promises';
-import { SessionLockedError } from '../errors/index.js';
+import { link, readFile, unlink } from 'node:fs/promises';
+import { SessionError, SessionFileError, SessionLockedError } from '../errors/index.js';
+import { writeNewFile } from './write-new-file.js';
 
 export interface FileLock {
   readonly path: string;
@@ -41,7 +42,7 @@ export async function acquireLock(file: string): Promise<FileLock> {
   const token = randomUUID();
   const content = `${process.pid} ${token} ${ownStart ?? '-'}\n`;
   const temp = `${lockPath}.${process.pid}.${token}.tmp`;
-  await writeFile(temp, content, { flag: 'wx' });
+  await writeNewFile(temp, content);
   // Counted as held from before the link: the lock is live from the moment it exists.
   held.add(token);
   try {
@@ -88,7 +89,7 @@ async function removeStale(path: string, token: string): Promise<boolean> {
   const markerToken = randomUUID();
   const markerContent = `${process.pid} ${markerToken} ${ownStart ?? '-'}\n`;
   const markerTemp = `${marker}.${process.pid}.${markerToken}.tmp`;
-  await writeFile(markerTemp, markerContent, { flag: 'wx' });
+  await writeNewFile(markerTemp, markerContent);
   held.add(markerToken);
   let taken = false;
   try {
@@ -172,4 +173,15 @@ function startTimeOf(pid: number): string | undefined {
 
 function ignoreMissing(error: unknown): void {
   if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+}
+
+/**
+ * For a lock `acquireLock(file)` could not make because the system refused to write it (a full
+ * disk, a read-only file system, no permission): the error naming the file, or undefined for
+ * any other failure (a lock held by another writer, a missing folder).
+ */
+export function lockRefused(file: string, error: unknown): SessionFileError | undefined {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (SessionError.isInstance(error) || typeof code !== 'string' || code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+  return new SessionFileError({ file, line: 0 }, `cannot create the lock file ${file}.lock: ${(error as Error).message}`, 'unwritable');
 }

@@ -6,7 +6,8 @@ import { checkOptions } from '../check-options.js';
 import { AppendError, SessionFileError, SessionOptionsError } from '../errors/index.js';
 import type { ReadWarning } from '../read-warning.js';
 import type { SessionStore } from '../store.js';
-import { acquireLock, type FileLock } from './file-lock.js';
+import { appendFailed } from './append-failure.js';
+import { acquireLock, type FileLock, lockRefused } from './file-lock.js';
 import { notAFolder } from './file-in-the-way.js';
 import { SESSION_FORMAT_VERSION, serializeEntry, type SessionFileHeader } from './format.js';
 import { parseSessionFile } from './parse-session-file.js';
@@ -81,8 +82,10 @@ export class JsonlStore implements SessionStore {
   #handle: FileHandle | undefined;
   #lock: FileLock | undefined;
   #queue: Promise<void> = Promise.resolve();
-  #tornBytes: number;
+  /** Bytes past `#size` that are no whole entry (a torn line, part of a failed write): cut off before the next write. */
+  #tailToCut: boolean;
   #needsNewline: boolean;
+  /** Where the last whole entry ends: the next line is written there. */
   #size: number;
   #syncTimer: NodeJS.Timeout | undefined;
   #batchIntervalMs: number;
@@ -115,9 +118,9 @@ export class JsonlStore implements SessionStore {
     this.#batchIntervalMs = init.batchIntervalMs;
     this.#handle = init.handle;
     this.#lock = init.lock;
-    this.#tornBytes = init.tornBytes;
+    this.#tailToCut = init.tornBytes > 0;
     this.#needsNewline = init.needsNewline;
-    this.#size = init.size;
+    this.#size = init.size - init.tornBytes;
   }
 
   /**
@@ -137,7 +140,7 @@ export class JsonlStore implements SessionStore {
     if (readOnly && create) throw new SessionOptionsError(`JsonlStore.open(${path})`, 'create', 'a read-only open never creates a file');
     const lock = readOnly ? undefined : await acquireLock(path).catch((error: unknown) => {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw lockRefused(path, error) ?? error;
       // ENOTDIR: a folder on the path is a file, so there is no session file there either.
       const why = code === 'ENOENT' ? `the folder ${dirname(path)} does not exist` : notAFolder(path);
       if (!create) throw code === 'ENOENT' ? notFound(path) : new SessionFileError({ file: path, line: 0 }, `no session file there (${why})`, 'not_found');
@@ -205,39 +208,54 @@ export class JsonlStore implements SessionStore {
   async #write(entries: readonly Entry[]): Promise<void> {
     if (entries.length === 0) return;
     const handle = this.#handle!;
-    if (this.#tornBytes > 0) {
-      // The torn line was never a whole entry; cut it off so the next line starts clean.
-      this.#size -= this.#tornBytes;
-      await handle.truncate(this.#size);
-      this.#tornBytes = 0;
-    }
     let text = this.#needsNewline ? '\n' : '';
     for (const entry of entries) text += `${serializeEntry(entry)}\n`;
     const bytes = Buffer.from(text, 'utf8');
-    // Positional writes at the end we track: the file is ours alone while we hold the lock.
-    let written = 0;
-    while (written < bytes.length) {
-      const { bytesWritten } = await handle.write(bytes, written, bytes.length - written, this.#size + written);
-      written += bytesWritten;
+    try {
+      // A torn line was never a whole entry; cut it off so the next line starts clean.
+      if (this.#tailToCut) await handle.truncate(this.#size);
+      this.#tailToCut = false;
+      // Positional writes at the end we track: the file is ours alone while we hold the lock.
+      let written = 0;
+      while (written < bytes.length) {
+        const { bytesWritten } = await handle.write(bytes, written, bytes.length - written, this.#size + written);
+        written += bytesWritten;
+      }
+      if (this.durability === 'always') await handle.datasync();
+    } catch (error) {
+      // A full disk or a size limit stops a write part way: what it wrote of the batch must not
+      // stay, or the next append would land on it and leave its remains (whole lines of a batch
+      // that was refused) in the file.
+      this.#tailToCut = true;
+      throw appendFailed(this.path, entries, error, await this.#cutTail());
     }
     this.#size += bytes.length;
     this.#needsNewline = false;
     switch (this.durability) {
-      case 'always':
-        await handle.datasync();
-        break;
       case 'batch':
         this.#syncTimer ??= setTimeout(() => {
           this.#syncTimer = undefined;
           void this.flush().catch(() => undefined);
         }, this.#batchIntervalMs).unref();
         break;
+      case 'always':
       case 'never':
         break;
       default: {
         const unknownDurability: never = this.durability;
         throw new TypeError(`unknown durability ${String(unknownDurability)}`);
       }
+    }
+  }
+
+  /** Cuts the file back to its last whole entry; resolves with why it could not, or undefined. */
+  async #cutTail(): Promise<unknown> {
+    try {
+      await this.#handle!.truncate(this.#size);
+      this.#tailToCut = false;
+      return undefined;
+    } catch (error) {
+      return error;
     }
   }
 

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { open, rename, writeFile, type FileHandle } from 'node:fs/promises';
+import { open, rename, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { SessionFileError } from '../errors/index.js';
 import { notAFolder } from './file-in-the-way.js';
+import { writeNewFile } from './write-new-file.js';
 import { HEADER_TYPE, SESSION_FORMAT_VERSION, serializeHeader, type SessionFileHeader } from './format.js';
 import type { CreateOptions, Durability } from './jsonl-store.js';
 
@@ -27,7 +28,11 @@ export async function openSessionFile(path: string, readOnly: boolean, create: C
     if (code === 'ENOTDIR') throw new SessionFileError({ file: path, line: 0 }, `no session file there (${notAFolder(path)})`, 'not_found');
     if (code !== 'ENOENT') throw new SessionFileError({ file: path, line: 0 }, `cannot read the session file: ${(error as Error).message}`, 'unreadable');
   }
-  await createFile(path, create!, durability);
+  try {
+    await createFile(path, create!, durability);
+  } catch (error) {
+    throw new SessionFileError({ file: path, line: 0 }, `cannot create the session file: ${(error as Error).message}`, 'unwritable');
+  }
   return open(path, 'r+');
 }
 
@@ -41,7 +46,7 @@ async function createFile(path: string, create: CreateOptions, durability: Durab
   };
   const bytes = Buffer.from(`${serializeHeader(header)}\n`, 'utf8');
   const temp = `${path}.${process.pid}.${randomUUID()}.tmp`;
-  await writeFile(temp, bytes, { flag: 'wx', flush: durability !== 'never' });
+  await writeNewFile(temp, bytes, { flush: durability !== 'never' });
   await rename(temp, path);
   if (durability === 'always') await syncDirectory(dirname(path));
 }

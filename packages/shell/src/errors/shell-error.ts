@@ -11,6 +11,7 @@ export type ShellErrorCode =
   | 'invalid_approval'
   | 'invalid_tool_definition'
   | 'invalid_journal'
+  | 'journal_write_failed'
   | 'compaction_policy_violated';
 
 /**

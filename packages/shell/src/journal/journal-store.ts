@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import type { ToolOutcome } from '@tiller/core';
 import { z } from 'zod';
 import { AgentOptionsError } from '../errors/agent-options-error.js';
+import { JournalWriteError } from '../errors/journal-write-error.js';
 import type { JournalLine } from './journal-format.js';
 import { parseJournal, type TornLine } from './parse-journal.js';
 
@@ -64,10 +65,20 @@ export function fileJournal(path: string, options: FileJournalOptions = {}): Jou
     path,
     append(line) {
       const job = queue.then(async () => {
-        handle ??= openForAppend(path);
-        const file = await handle;
-        await file.appendFile(`${JSON.stringify(compact(line))}\n`, 'utf8');
-        if (sync) await file.datasync();
+        try {
+          handle ??= openForAppend(path);
+          const file = await handle;
+          await file.appendFile(`${JSON.stringify(compact(line))}\n`, 'utf8');
+          if (sync) await file.datasync();
+        } catch (error) {
+          // A full disk or a size limit cuts the line short (or fails the open): the next append
+          // opens the file again, and so ends a cut-short line before its own, instead of fusing
+          // the two into one torn line or failing on a handle that never opened.
+          const opened = handle;
+          handle = undefined;
+          await opened?.then((file) => file.close()).catch(() => undefined);
+          throw new JournalWriteError(`${path}: cannot append the journal's ${line.type} line: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+        }
       });
       queue = job.catch(() => undefined);
       return job;
