@@ -57,7 +57,7 @@ describe('resolveDurableOptions', () => {
     expect(() => resolveDurableOptions({ model, limits: { streamIdleTimeoutMs: 31 * 60_000 } }, 'serve')).toThrow(/at limits\.streamIdleTimeoutMs$/);
     // A compactor that runs past the cut would be cut and run again, never stopped by its own limit.
     expect(() => resolveDurableOptions({ model, limits: { compactionTimeoutMs: 31 * 60_000 } }, 'serve')).toThrow(
-      /limits\.compactionTimeoutMs \(1860000 ms\) is not below inactivityTimeoutMs \+ abortTimeoutMs \(1800000 ms\)[\s\S]*→ at limits\.compactionTimeoutMs$/,
+      /limits\.compactionTimeoutMs \(1860000 ms\), twice over \(the compactor, then the afterCompact hooks, in one step\), is not below inactivityTimeoutMs \+ abortTimeoutMs \(1800000 ms\)[\s\S]*→ at limits\.compactionTimeoutMs$/,
     );
     // Raised to fit, the same limits are taken.
     const long = resolveDurableOptions({ model, limits: { toolTimeoutMs: 40 * 60_000 }, inactivityTimeoutMs: 45 * 60_000 }, 'serve');
@@ -68,6 +68,18 @@ describe('resolveDurableOptions', () => {
     const short = resolveDurableOptions({ model, inactivityTimeoutMs: 4 * 60_000, abortTimeoutMs: 60_000 }, 'serve');
     expect(short.limits.compactionTimeoutMs).toBeLessThan(5 * 60_000);
     expect(() => resolveDurableOptions({ model, inactivityTimeoutMs: 4 * 60_000, abortTimeoutMs: 60_000, limits: { compactionTimeoutMs: 6 * 60_000 } }, 'serve')).toThrow(/at limits\.compactionTimeoutMs$/);
+  });
+
+  it('holds the compaction step to twice its limit, since the afterCompact hooks get as long again in the same step', () => {
+    // Before: 16 min was taken under a 30 min cut, and a slow compactor followed by a slow hook
+    // (up to 32 min in one step) had the step cut and run again: the summarizer paid twice, the hooks told twice.
+    expect(() => resolveDurableOptions({ model, limits: { compactionTimeoutMs: 16 * 60_000 } }, 'serve')).toThrow(
+      /limits\.compactionTimeoutMs \(960000 ms\), twice over \(the compactor, then the afterCompact hooks, in one step\), is not below inactivityTimeoutMs \+ abortTimeoutMs \(1800000 ms\)[\s\S]*→ at limits\.compactionTimeoutMs$/,
+    );
+    expect(resolveDurableOptions({ model, limits: { compactionTimeoutMs: 14 * 60_000 } }, 'serve').limits.compactionTimeoutMs).toBe(14 * 60_000);
+    // Unset, the default is taken so that both fit.
+    const short = resolveDurableOptions({ model, inactivityTimeoutMs: 4 * 60_000, abortTimeoutMs: 60_000 }, 'serve');
+    expect(2 * short.limits.compactionTimeoutMs).toBeLessThan(5 * 60_000);
   });
 
   it('refuses a compactor that cannot work for the model, as createAgent does, naming it', () => {

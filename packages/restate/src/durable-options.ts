@@ -96,10 +96,10 @@ export function resolveDurableOptions(options: DurableAgentOptions, entryPoint: 
   }
   if (approval.data !== undefined) limits = { ...limits, approvalTimeoutMs: approval.data };
   const cutMs = stepCutMs(parsed.data);
-  if (shellLimits.compactionTimeoutMs === undefined && limits.compactionTimeoutMs >= cutMs) {
+  if (shellLimits.compactionTimeoutMs === undefined && COMPACTION_STEP_SPANS * limits.compactionTimeoutMs >= cutMs) {
     // The shell's default (10 min) is longer than some cuts a host may choose: a limit nobody set
-    // is taken below the cut (with a tenth to spare, for the step to end) rather than refused.
-    limits = { ...limits, compactionTimeoutMs: Math.floor(cutMs * 0.9) };
+    // is taken so that the step fits below the cut (with a tenth to spare, for it to end) rather than refused.
+    limits = { ...limits, compactionTimeoutMs: Math.floor((cutMs * 0.9) / COMPACTION_STEP_SPANS) };
   }
   const resolved = { ...parsed.data, limits };
   const cut = stepCutProblem(resolved);
@@ -130,6 +130,12 @@ const STEP_LIMITS = [
   ['compactionTimeoutMs', 'a compactor that runs that long would be cut and run again, never stopped by its time limit so the turn goes on uncompacted'],
 ] as const;
 
+/**
+ * The compaction step runs the compactor, then the afterCompact hooks with as long again of their
+ * own (see the shell's `runCompaction`): it may take twice `compactionTimeoutMs`.
+ */
+const COMPACTION_STEP_SPANS = 2;
+
 /** When Restate cuts a step it has heard nothing of. */
 const stepCutMs = (options: { inactivityTimeoutMs: number; abortTimeoutMs: number }) => options.inactivityTimeoutMs + options.abortTimeoutMs;
 
@@ -137,8 +143,10 @@ function stepCutProblem(options: ResolvedDurableOptions): string | undefined {
   const cutMs = stepCutMs(options);
   for (const [name, consequence] of STEP_LIMITS) {
     const limitMs = options.limits[name];
-    if (limitMs < cutMs) continue;
-    return `limits.${name} (${limitMs} ms) is not below inactivityTimeoutMs + abortTimeoutMs (${cutMs} ms), after which Restate cuts a step: ${consequence}; raise inactivityTimeoutMs or lower the limit\n  → at limits.${name}`;
+    const spans = name === 'compactionTimeoutMs' ? COMPACTION_STEP_SPANS : 1;
+    if (spans * limitMs < cutMs) continue;
+    const twice = spans > 1 ? ', twice over (the compactor, then the afterCompact hooks, in one step),' : '';
+    return `limits.${name} (${limitMs} ms)${twice} is not below inactivityTimeoutMs + abortTimeoutMs (${cutMs} ms), after which Restate cuts a step: ${consequence}; raise inactivityTimeoutMs or lower the limit\n  → at limits.${name}`;
   }
   return undefined;
 }
