@@ -231,14 +231,14 @@ describe('compaction through the shell', () => {
       where: 'afterCompact hook',
       message: 'afterCompact[0] was left running: the afterCompact hooks did not finish within 100 ms (limits.compactionTimeoutMs); the compaction stands',
     });
-    // Closing waits on the hooks no longer: those still running are left, and said.
+    // Closing waits on the hooks no longer: those still running are left, those queued behind them not run, and each said.
     await agent.close();
     const errors = events.filter((e) => e.type === 'shell.error');
     expect(errors).toHaveLength(compactions.length);
     for (const error of errors) {
       expect(error).toMatchObject({
         where: 'afterCompact hook',
-        message: expect.stringMatching(/^afterCompact\[0\] was left running: (the afterCompact hooks did not finish within 100 ms \(limits\.compactionTimeoutMs\)|the agent was closed); the compaction stands$/),
+        message: expect.stringMatching(/^afterCompact\[0\] (was left running: the afterCompact hooks did not finish within 100 ms \(limits\.compactionTimeoutMs\)|was left running: the agent was closed|was not run: the agent was closed); the compaction stands$/),
       });
     }
   });
@@ -262,6 +262,33 @@ describe('compaction through the shell', () => {
     await agent.close();
     expect(agent.session.path().filter((e) => e.kind === 'compaction')).toHaveLength(1);
     expect(events.filter((e) => e.type === 'shell.error')).toEqual([]);
+  });
+
+  it('tells the hooks of one compaction after those of the one before have ended, in order (before: a slow hook ran beside the next compaction\'s, out of order)', async () => {
+    const told: string[] = [];
+    let running = 0;
+    let most = 0;
+    const agent: Agent = compactingAgent({
+      afterCompact: [
+        async (meta) => {
+          running++;
+          most = Math.max(most, running);
+          // Slower than a tool round, so the next compaction comes while this hook runs.
+          await new Promise((resolve) => setTimeout(resolve, 30));
+          told.push(meta.appended[0]!.id);
+          running--;
+        },
+      ],
+    });
+    const events = recordEvents(agent);
+    expect(await agent.prompt('read the whole document')).toMatchObject({ status: 'completed' });
+    await agent.idle();
+    while (running > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    const compactions = events.flatMap((e) => (e.type === 'compaction.finished' && e.meta.compacted ? [e] : []));
+    expect(compactions.length).toBeGreaterThan(1);
+    expect(most).toBe(1);
+    expect(told).toEqual(agent.session.entries().filter((e) => e.kind === 'compaction').map((e) => e.id));
+    await agent.close();
   });
 
   it('tells the afterCompact hooks once the compaction entry is in the session log (before: they ran before it was appended)', async () => {

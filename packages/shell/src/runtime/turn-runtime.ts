@@ -83,6 +83,8 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   let snapshot = init.snapshot;
   let broken: AgentBrokenError | null = null;
   let controller = new AbortController();
+  /** The afterCompact hooks told last (their teller never rejects): the next compaction's wait for them. */
+  let hooksTold: Promise<void> = Promise.resolve();
 
   const hub = createEventHub(listenerFailure);
   const toolSpecs = options.tools.map((t) => t.spec);
@@ -195,7 +197,12 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
           if (!current) return;
           await apply(letter.answer.input);
           // Its entries are in the log now (apply waits for the persist); the turn goes on beside what it tells.
-          if (letter.answer.applied) background.keep('telling the afterCompact hooks', letter.answer.applied(shutdown.signal));
+          if (letter.answer.applied) {
+            // One compaction's hooks after the last one's: a hook that keeps state must not run beside itself.
+            const tell = letter.answer.applied;
+            hooksTold = hooksTold.then(() => tell(shutdown.signal));
+            background.keep('telling the afterCompact hooks', hooksTold);
+          }
           return;
         }
         case 'perform':
