@@ -27,8 +27,8 @@ const ms = z.number().int().positive();
 const fn = <T>(what: string) => z.custom<T>((value) => typeof value === 'function', { message: `expected ${what}` });
 
 export const DurableAgentOptions = z.strictObject({
-  model: z.custom<TillerModel>((value) => typeof (value as TillerModel | undefined)?.stream === 'function' && typeof (value as TillerModel).id === 'string', {
-    message: 'expected a Tiller model (an object with an id and stream(request)); wrap an AI SDK model with fromLanguageModel(model)',
+  model: z.custom<TillerModel>((value) => typeof (value as TillerModel | undefined)?.stream === 'function' && typeof (value as TillerModel).id === 'string' && (value as TillerModel).id !== '', {
+    message: 'expected a Tiller model (an object with a non-empty id and stream(request)); wrap an AI SDK model with fromLanguageModel(model)',
   }),
   tools: z
     .array(z.custom<Tool>((value) => (value as Tool | undefined)?.kind === 'tiller.tool', { message: 'expected a tool made by defineTool' }))

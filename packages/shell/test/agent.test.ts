@@ -535,6 +535,8 @@ describe('options', () => {
     const model = scriptedModel([]);
     expect(() => createAgent({ model: { name: 'gpt' } as never })).toThrow(AgentOptionsError);
     expect(() => createAgent({ model: { name: 'gpt' } as never })).toThrow(/expected a Tiller model[\s\S]*at model/);
+    // An empty id names no model: before, the agent started and WindowManager refused it at every boundary, so nothing compacted.
+    expect(() => createAgent({ model: { ...model, id: '' } })).toThrow(/expected a Tiller model \(an object with a non-empty id and stream\(request\)\)[\s\S]*at model/);
     expect(() => createAgent({ model, limits: { maxToolConcurrency: 0 } })).toThrow(/limits\.maxToolConcurrency/);
     expect(() => createAgent({ model, tools: [{ name: 'raw' }] as never })).toThrow(/made by defineTool[\s\S]*at tools\[0\]/);
     expect(() => createAgent({ model, policy: 'allow' as never })).toThrow(/expected a function[\s\S]*at policy/);

@@ -63,8 +63,8 @@ export function resolveLimits(limits: Partial<AgentLimits> | undefined, entryPoi
 
 export const AgentOptions = z.strictObject({
   model: z.custom<TillerModel>(
-    (value) => typeof (value as TillerModel | undefined)?.stream === 'function' && typeof (value as TillerModel).id === 'string',
-    { message: 'expected a Tiller model (an object with an id and stream(request)); wrap an AI SDK model with fromLanguageModel(model)' },
+    (value) => typeof (value as TillerModel | undefined)?.stream === 'function' && typeof (value as TillerModel).id === 'string' && (value as TillerModel).id !== '',
+    { message: 'expected a Tiller model (an object with a non-empty id and stream(request)); wrap an AI SDK model with fromLanguageModel(model)' },
   ),
   tools: z
     .array(z.custom<Tool>(isTool, { message: 'expected a tool made by defineTool' }))
