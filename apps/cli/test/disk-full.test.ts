@@ -6,6 +6,7 @@ import { JsonlStore } from '@tiller/session';
 import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '@tiller/testing';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { makePiSessionText } from './pi-session.js';
+import { tillerInPty } from './pty.js';
 import { tiller } from './tiller.js';
 
 // The `tiller` command whose files stop growing for real: the program runs under a file size limit
@@ -48,6 +49,22 @@ it('tiller run on a session whose file cannot grow: one line naming the file and
   expect(again.stdout).toContain('Going on.');
   const replay = await tiller(['replay', '-q', session]);
   expect(replay.code).toBe(0);
+});
+
+it('tiller run on a terminal whose session cannot grow: the same line, and it ends with exit 1 instead of offering prompts that all fail', async () => {
+  const read = (id: string) => ({ stream: { text: 'Reading.', toolCalls: [{ id, name: 'read_file', args: { path: 'big.txt' } }] } });
+  server = await startOpenAICompatibleServer({ script: [read('call_1'), read('call_2'), read('call_3'), { stream: { text: 'Never reached.' } }] });
+  const session = join(dir, 'chat.jsonl');
+  const journal = join(dir, 'chat.journal.jsonl');
+  const args = ['run', '--base-url', server.baseURL, '--model', 'qwen3', '--workspace', join(dir, 'workspace'), '--session', session, 'read it'];
+  const pty = tillerInPty(args, { env: { TILLER_API_KEY: 'sk-test', TILLER_HOME: join(dir, 'home') }, fileSizeKib: 16 });
+  try {
+    // Before: `tiller run: the agent stopped: …` without what to do, the prompt again, and exit 0 at Ctrl-D.
+    await pty.waitFor(`tiller run: ${journal}: cannot append the journal's input line: EFBIG: file too large, write; the session keeps what was written: make room, then run tiller run --session ${session} again to carry the turn on`);
+    expect(await pty.exited).toBe(1);
+  } finally {
+    pty.kill();
+  }
 });
 
 it('tiller run on a session file already past the limit: the first append fails, and the line names the session file', async () => {

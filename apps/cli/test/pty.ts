@@ -22,8 +22,10 @@ export interface PtyRun {
  * Starts `tiller ...args` on a pseudo-terminal made by util-linux `script`, so that stdin and
  * stdout are a terminal: the way a person runs it.
  */
-export function tillerInPty(args: string[], options: { env?: Record<string, string | undefined>; cwd?: string } = {}): PtyRun {
-  const command = [process.execPath, ...tillerCommand, ...args].map(quote).join(' ');
+export function tillerInPty(args: string[], options: { env?: Record<string, string | undefined>; cwd?: string; fileSizeKib?: number } = {}): PtyRun {
+  const tillerLine = [process.execPath, ...tillerCommand, ...args].map(quote).join(' ');
+  // A file size limit as `tiller()` sets one: SIGXFSZ ignored, so a write past it fails with EFBIG.
+  const command = options.fileSizeKib === undefined ? tillerLine : `bash -c ${quote(`trap '' XFSZ; ulimit -f ${options.fileSizeKib}; exec ${tillerLine}`)}`;
   const child = spawn('script', ['-qfec', command, '/dev/null'], {
     cwd: options.cwd ?? repoRoot,
     env: { ...process.env, TERM: 'xterm-256color', NO_COLOR: undefined, FORCE_COLOR: undefined, ...options.env },

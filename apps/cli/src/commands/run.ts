@@ -157,7 +157,7 @@ export const runCommand = defineCommand({
       try {
         await agent.idle();
         code = terminal
-          ? await interactive(agent, io, { initialPrompt: prompt, askApprovals: !options.yes, finishLine: () => view?.finish(), output })
+          ? await interactive(agent, io, { initialPrompt: prompt, askApprovals: !options.yes, finishLine: () => view?.finish(), output, stoppedLine: (error) => storageFailure(error, path)?.message })
           : await oneShot(agent, prompt!, io, { print: Boolean(options.print), output });
       } catch (error) {
         throw storageFailure(error, path) ?? error;

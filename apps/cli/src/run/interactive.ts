@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline';
 import type { ToolCallPart } from '@tiller/core';
-import type { Agent } from '@tiller/shell';
+import { type Agent, AgentBrokenError } from '@tiller/shell';
 import { type ClosedOutputWatch, OUTPUT_CLOSED } from '../cli/closed-output.js';
 import type { Io } from '../cli/command.js';
 import { ExitCode } from '../cli/errors.js';
@@ -15,6 +15,8 @@ export interface InteractiveOptions {
   finishLine(): void;
   /** stdout's reader going away ends the session, after the running turn is stopped. */
   output: ClosedOutputWatch;
+  /** The line for a prompt's failure that has one of its own (the session or journal file could not be written). */
+  stoppedLine?: ((error: unknown) => string | undefined) | undefined;
 }
 
 /**
@@ -36,6 +38,8 @@ export function interactive(agent: Agent, io: Io, options: InteractiveOptions): 
   let closing = false;
   // Ctrl-D while a turn runs: leave once it is over.
   let endAfterTurn = false;
+  // The agent stopped (its files could not be written): no prompt can run any more.
+  let stopped = false;
   // No line can come any more: an approval question would wait for ever.
   let inputClosed = false;
   const asking: Array<{ call: ToolCallPart }> = [];
@@ -59,12 +63,17 @@ export function interactive(agent: Agent, io: Io, options: InteractiveOptions): 
       interrupts = 0;
       agent.prompt(prompt).then(
         () => undefined,
-        (error: Error) => say(io.err.red(`tiller run: ${oneLine(error.message)}`)),
+        (error: Error) => {
+          // A stopped agent fails every prompt after this one: say why once and leave, as a run without a terminal does.
+          if (AgentBrokenError.isInstance(error)) stopped = true;
+          say(io.err.red(options.stoppedLine?.(error) ?? `tiller run: ${oneLine(error.message)}`));
+        },
       ).finally(() => {
         running = false;
         asking.length = 0;
         if (closing) return;
-        if (endAfterTurn) finish(options.output.closed ? ExitCode.failed : ExitCode.ok);
+        if (stopped) finish(ExitCode.failed);
+        else if (endAfterTurn) finish(options.output.closed ? ExitCode.failed : ExitCode.ok);
         else rl.prompt();
       });
     };
