@@ -184,7 +184,8 @@ function messageInput(message: TurnMessage): TurnEvent | undefined {
   }
 }
 
-const NO_APPROVAL_WAITS = 'no tool call is waiting for approval';
+/** The shell's words for a decision with no batch parked, so the note says what `approve()` would throw. */
+const NO_APPROVAL_WAITS = admitDecisions(null, []).refused[0]!.message;
 
 /**
  * Decisions gathered for one parked batch, by the shell's rules (`admitDecisions`): `approve()`

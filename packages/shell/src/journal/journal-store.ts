@@ -3,6 +3,7 @@ import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ToolOutcome } from '@tiller/core';
 import { z } from 'zod';
+import { describeThrown } from '../describe-thrown.js';
 import { AgentOptionsError } from '../errors/agent-options-error.js';
 import { JournalWriteError } from '../errors/journal-write-error.js';
 import type { JournalLine } from './journal-format.js';
@@ -77,7 +78,7 @@ export function fileJournal(path: string, options: FileJournalOptions = {}): Jou
           const opened = handle;
           handle = undefined;
           await opened?.then((file) => file.close()).catch(() => undefined);
-          throw new JournalWriteError(`${path}: cannot append the journal's ${line.type} line: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+          throw new JournalWriteError(`${path}: cannot append the journal's ${line.type} line: ${describeThrown(error)}`, { cause: error });
         }
       });
       queue = job.catch(() => undefined);
