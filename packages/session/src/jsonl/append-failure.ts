@@ -4,13 +4,31 @@ import { AppendError } from '../errors/index.js';
 /** What the file system said (its errors are Errors; anything else as text). */
 const systemWords = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** At most this many ids are named; a longer batch is counted after them. */
+/** At most this many ids are named; a longer run is counted after them. */
 const NAMED = 3;
 
-function batchName(entries: readonly Entry[]): string {
-  if (entries.length === 1) return `the entry ${entries[0]!.id}`;
-  const named = entries.slice(0, NAMED).map((e) => e.id).join(', ');
-  return `the entries ${named}${entries.length > NAMED ? ` and ${entries.length - NAMED} more` : ''}`;
+/** Entries as a message names them: the first few ids, and how many there are in all. Constant in size. */
+export interface EntryNames {
+  readonly ids: readonly string[];
+  readonly count: number;
+}
+
+export const NO_ENTRIES: EntryNames = { ids: [], count: 0 };
+
+/** `names` followed by `entries`. */
+export function withEntries(names: EntryNames, entries: readonly Entry[]): EntryNames {
+  if (names.ids.length >= NAMED) return { ids: names.ids, count: names.count + entries.length };
+  return { ids: [...names.ids, ...entries.slice(0, NAMED - names.ids.length).map((e) => e.id)], count: names.count + entries.length };
+}
+
+/** `first` followed by `then`. */
+export function joinNames(first: EntryNames, then: EntryNames): EntryNames {
+  return { ids: [...first.ids, ...then.ids].slice(0, NAMED), count: first.count + then.count };
+}
+
+function entriesName({ ids, count }: EntryNames): string {
+  if (count === 1) return `the entry ${ids[0]}`;
+  return `the entries ${ids.join(', ')}${count > ids.length ? ` and ${count - ids.length} more` : ''}`;
 }
 
 /**
@@ -23,5 +41,20 @@ export function appendFailed(path: string, entries: readonly Entry[], error: unk
     cutBack === undefined
       ? 'the file was cut back to its last whole entry, so none of them is in it'
       : `the file could not be cut back to its last whole entry (${systemWords(cutBack)}), so its end may hold part of them; the next append cuts it first`;
-  return new AppendError('write_failed', entries[0]?.id ?? '', `${path}: cannot append ${batchName(entries)}: ${why}; ${after}`, { cause: error });
+  return new AppendError('write_failed', entries[0]?.id ?? '', `${path}: cannot append ${entriesName(withEntries(NO_ENTRIES, entries))}: ${why}; ${after}`, { cause: error });
+}
+
+/**
+ * The error of a sync that failed after its appends had resolved (`fsync: 'batch'`, or `flush`
+ * and `close` under `never`): those entries are in the file as the system reads it back, but
+ * whether they reached the disk is not known.
+ */
+export function syncFailed(path: string, inDoubt: EntryNames, error: unknown): AppendError {
+  const them = inDoubt.count === 1 ? 'it was' : 'they were';
+  return new AppendError(
+    'write_failed',
+    inDoubt.ids[0] ?? '',
+    `${path}: the sync of ${entriesName(inDoubt)} failed: ${systemWords(error)}; ${them} appended, but may not have reached the disk`,
+    { cause: error },
+  );
 }

@@ -6,7 +6,7 @@ import { checkOptions } from '../check-options.js';
 import { AppendError, SessionFileError, SessionOptionsError } from '../errors/index.js';
 import type { ReadWarning } from '../read-warning.js';
 import type { SessionStore } from '../store.js';
-import { appendFailed } from './append-failure.js';
+import { appendFailed, type EntryNames, NO_ENTRIES, syncFailed, withEntries } from './append-failure.js';
 import { acquireLock, type FileLock, lockRefused } from './file-lock.js';
 import { notAFolder } from './file-in-the-way.js';
 import { SESSION_FORMAT_VERSION, serializeEntry, type SessionFileHeader } from './format.js';
@@ -88,6 +88,8 @@ export class JsonlStore implements SessionStore {
   /** Where the last whole entry ends: the next line is written there. */
   #size: number;
   #syncTimer: NodeJS.Timeout | undefined;
+  /** The entries written since the last sync (none under `always`, which syncs each append): what a failed sync leaves in doubt. */
+  #unsynced: EntryNames = NO_ENTRIES;
   #batchIntervalMs: number;
   #closed = false;
 
@@ -233,13 +235,16 @@ export class JsonlStore implements SessionStore {
     this.#needsNewline = false;
     switch (this.durability) {
       case 'batch':
+        this.#unsynced = withEntries(this.#unsynced, entries);
         this.#syncTimer ??= setTimeout(() => {
           this.#syncTimer = undefined;
-          void this.flush().catch(() => undefined);
+          void this.#sync();
         }, this.#batchIntervalMs).unref();
         break;
-      case 'always':
       case 'never':
+        this.#unsynced = withEntries(this.#unsynced, entries);
+        break;
+      case 'always':
         break;
       default: {
         const unknownDurability: never = this.durability;
@@ -259,24 +264,40 @@ export class JsonlStore implements SessionStore {
     }
   }
 
+  /** Forces the entries written since the last sync to disk; resolves with the error of a sync that failed, or undefined. */
+  async #sync(): Promise<AppendError | undefined> {
+    const inDoubt = this.#unsynced;
+    if (inDoubt.count === 0 || !this.#handle) return undefined;
+    this.#unsynced = NO_ENTRIES;
+    try {
+      await this.#handle.datasync();
+      return undefined;
+    } catch (error) {
+      return syncFailed(this.path, inDoubt, error);
+    }
+  }
+
   /** Waits for pending appends and forces them to disk, whatever the durability option. */
   async flush(): Promise<void> {
     await this.#queue;
-    await this.#handle?.datasync();
+    const failure = await this.#sync();
+    if (failure) throw failure;
   }
 
+  /** Syncs what is not on disk yet (except under `never`), closes the file and releases the lock, in that order, whatever the sync did. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     await this.#queue;
     if (this.#syncTimer) clearTimeout(this.#syncTimer);
     this.#syncTimer = undefined;
+    const failure = this.durability === 'never' ? undefined : await this.#sync();
     try {
-      if (this.#handle && this.durability !== 'never') await this.#handle.datasync();
       await this.#handle?.close();
-      this.#handle = undefined;
     } finally {
+      this.#handle = undefined;
       await this.#lock?.release();
     }
+    if (failure) throw failure;
   }
 }
