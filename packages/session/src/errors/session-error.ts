@@ -1,7 +1,9 @@
 /**
  * Why an `append` was refused. Nothing of the refused batch was written; for `write_failed` (the
  * file system refused the write: a full disk, a file size limit) the store cut off what it had
- * written of it, and the error's message says if it could not.
+ * written of it, and the error's message says if it could not. `write_failed` is also what a
+ * `JsonlStore` says once a sync of appends that had resolved failed: to that append or later ones,
+ * and to `flush` and `close` (the message names the entries that may not be on the disk).
  */
 export type AppendErrorCode = 'duplicate_id' | 'missing_parent' | 'invalid_entry' | 'read_only' | 'closed' | 'write_failed';
 

@@ -44,17 +44,29 @@ export function appendFailed(path: string, entries: readonly Entry[], error: unk
   return new AppendError('write_failed', entries[0]?.id ?? '', `${path}: cannot append ${entriesName(withEntries(NO_ENTRIES, entries))}: ${why}; ${after}`, { cause: error });
 }
 
-/**
- * The error of a sync that failed after its appends had resolved (`fsync: 'batch'`, or `flush`
- * and `close` under `never`): those entries are in the file as the system reads it back, but
- * whether they reached the disk is not known.
- */
-export function syncFailed(path: string, inDoubt: EntryNames, error: unknown): AppendError {
+/** A sync that failed after its appends had resolved: the entries it was for, and the system's error. */
+export interface SyncFailure {
+  readonly inDoubt: EntryNames;
+  readonly cause: unknown;
+}
+
+/** Those entries are in the file as the system reads it back, but whether they reached the disk is not known. */
+function syncWords({ inDoubt, cause }: SyncFailure): string {
   const them = inDoubt.count === 1 ? 'it was' : 'they were';
+  return `the sync of ${entriesName(inDoubt)} failed: ${systemWords(cause)}; ${them} appended, but may not have reached the disk`;
+}
+
+/** The error of a failed sync (`fsync: 'batch'`, or `flush` and `close`), told to a `flush` or `close`. */
+export function syncFailed(path: string, failure: SyncFailure): AppendError {
+  return new AppendError('write_failed', failure.inDoubt.ids[0] ?? '', `${path}: ${syncWords(failure)}`, { cause: failure.cause });
+}
+
+/** The error of an append refused because an earlier sync failed: nothing of it is written. */
+export function refusedAfterSyncFailure(path: string, entries: readonly Entry[], failure: SyncFailure): AppendError {
   return new AppendError(
     'write_failed',
-    inDoubt.ids[0] ?? '',
-    `${path}: the sync of ${entriesName(inDoubt)} failed: ${systemWords(error)}; ${them} appended, but may not have reached the disk`,
-    { cause: error },
+    entries[0]?.id ?? '',
+    `${path}: cannot append ${entriesName(withEntries(NO_ENTRIES, entries))}: ${syncWords(failure)}; this store appends nothing more: close it and open the file again to go on`,
+    { cause: failure.cause },
   );
 }

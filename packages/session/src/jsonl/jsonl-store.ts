@@ -6,7 +6,7 @@ import { checkOptions } from '../check-options.js';
 import { AppendError, SessionFileError, SessionOptionsError } from '../errors/index.js';
 import type { ReadWarning } from '../read-warning.js';
 import type { SessionStore } from '../store.js';
-import { appendFailed, type EntryNames, NO_ENTRIES, syncFailed, withEntries } from './append-failure.js';
+import { appendFailed, type EntryNames, joinNames, NO_ENTRIES, refusedAfterSyncFailure, syncFailed, type SyncFailure, withEntries } from './append-failure.js';
 import { acquireLock, type FileLock, lockRefused } from './file-lock.js';
 import { notAFolder } from './file-in-the-way.js';
 import { SESSION_FORMAT_VERSION, serializeEntry, type SessionFileHeader } from './format.js';
@@ -19,7 +19,8 @@ import { notFound, openSessionFile } from './session-file.js';
  * - `always`: before `append` resolves (fdatasync per append). A resolved append survives a crash
  *   of the process and of the machine.
  * - `batch`: within `batchIntervalMs` after the append, and on close. A resolved append survives
- *   a crash of the process; a power loss can take the appends of the last interval.
+ *   a crash of the process; a power loss can take the appends of the last interval. A sync that
+ *   fails is told by the next append, flush or close, and the store takes no more appends.
  * - `never`: when the operating system decides. A resolved append survives a crash of the
  *   process only.
  */
@@ -90,6 +91,13 @@ export class JsonlStore implements SessionStore {
   #syncTimer: NodeJS.Timeout | undefined;
   /** The entries written since the last sync (none under `always`, which syncs each append): what a failed sync leaves in doubt. */
   #unsynced: EntryNames = NO_ENTRIES;
+  /**
+   * A sync that failed after its appends had resolved. From then on the store cannot say what is on
+   * the disk, so it appends nothing more; the failure goes to every later append and flush, and to
+   * `close` when nobody has heard it yet.
+   */
+  #syncFailure: SyncFailure | undefined;
+  #syncFailureTold = false;
   #batchIntervalMs: number;
   #closed = false;
 
@@ -209,6 +217,7 @@ export class JsonlStore implements SessionStore {
 
   async #write(entries: readonly Entry[]): Promise<void> {
     if (entries.length === 0) return;
+    if (this.#syncFailure) throw this.#tell(refusedAfterSyncFailure(this.path, entries, this.#syncFailure));
     const handle = this.#handle!;
     let text = this.#needsNewline ? '\n' : '';
     for (const entry of entries) text += `${serializeEntry(entry)}\n`;
@@ -264,40 +273,61 @@ export class JsonlStore implements SessionStore {
     }
   }
 
-  /** Forces the entries written since the last sync to disk; resolves with the error of a sync that failed, or undefined. */
-  async #sync(): Promise<AppendError | undefined> {
+  /**
+   * Forces the entries written since the last sync to disk; a failure is kept as the store's
+   * `#syncFailure`. Never rejects: the timer's sync has no caller to tell, the next append does.
+   */
+  async #sync(): Promise<void> {
     const inDoubt = this.#unsynced;
-    if (inDoubt.count === 0 || !this.#handle) return undefined;
+    if (inDoubt.count === 0 || !this.#handle) return;
     this.#unsynced = NO_ENTRIES;
+    if (this.#syncFailure) {
+      // Their write was under way when a sync failed: no sync is trusted any more, so they are in doubt too.
+      this.#syncFailure = { ...this.#syncFailure, inDoubt: joinNames(this.#syncFailure.inDoubt, inDoubt) };
+      return;
+    }
     try {
       await this.#handle.datasync();
-      return undefined;
-    } catch (error) {
-      return syncFailed(this.path, inDoubt, error);
+    } catch (cause) {
+      // Appends that resolved while it ran are in doubt too (what a failed sync covered is not known).
+      this.#syncFailure = { inDoubt: joinNames(inDoubt, this.#unsynced), cause };
+      this.#unsynced = NO_ENTRIES;
     }
   }
 
-  /** Waits for pending appends and forces them to disk, whatever the durability option. */
-  async flush(): Promise<void> {
-    await this.#queue;
-    const failure = await this.#sync();
-    if (failure) throw failure;
+  /** `error`, counted as told: a failure a caller has heard is not said again by `close`. */
+  #tell(error: AppendError): AppendError {
+    this.#syncFailureTold = true;
+    return error;
   }
 
-  /** Syncs what is not on disk yet (except under `never`), closes the file and releases the lock, in that order, whatever the sync did. */
+  /**
+   * Waits for pending appends and forces them to disk, whatever the durability option. Rejects
+   * with an `AppendError` `write_failed` once a sync has failed (this one or an earlier one).
+   */
+  async flush(): Promise<void> {
+    await this.#queue;
+    await this.#sync();
+    if (this.#syncFailure) throw this.#tell(syncFailed(this.path, this.#syncFailure));
+  }
+
+  /**
+   * Syncs what is not on disk yet (except under `never`), closes the file and releases the lock,
+   * whatever the sync did. Rejects with a failed sync's `AppendError` that no append or flush told.
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     await this.#queue;
     if (this.#syncTimer) clearTimeout(this.#syncTimer);
     this.#syncTimer = undefined;
-    const failure = this.durability === 'never' ? undefined : await this.#sync();
+    if (this.durability !== 'never') await this.#sync();
     try {
       await this.#handle?.close();
     } finally {
       this.#handle = undefined;
       await this.#lock?.release();
     }
-    if (failure) throw failure;
+    if (this.#syncFailure && !this.#syncFailureTold) throw this.#tell(syncFailed(this.path, this.#syncFailure));
   }
 }
