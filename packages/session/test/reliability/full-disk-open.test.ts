@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { JsonlStore, SessionFileError } from '../../src/index.js';
-import { mountSmallDisk } from './small-tmpfs.js';
+import { mountSmallDisk } from '../../../../test-support/small-disk.js';
 
 it('opening a session on a full disk fails with a SessionFileError naming the lock file and ENOSPC, and leaves no file behind', async (ctx) => {
   const disk = await mountSmallDisk(64);

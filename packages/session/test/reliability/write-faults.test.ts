@@ -5,7 +5,7 @@ import { AppendError, createSessionLog, JsonlStore } from '../../src/index.js';
 import { useTempDir } from '../temp-dir.js';
 import { bundleScript } from './bundle-script.js';
 import { runWithFileSizeLimit } from './size-limit.js';
-import { mountSmallDisk } from './small-tmpfs.js';
+import { mountSmallDisk } from '../../../../test-support/small-disk.js';
 
 const tempDir = useTempDir('tiller-write-faults-');
 let writer: string;

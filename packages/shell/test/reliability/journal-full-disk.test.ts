@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { createAgent, defineTool, fileJournal, parseJournal } from '../../src/index.js';
 import { readFile } from 'node:fs/promises';
 import { fileSession, sessionProblems, type FileSession } from './fault-helpers.js';
-import { mountSmallDisk, type SmallDisk } from './small-disk.js';
+import { mountSmallDisk, type SmallDisk } from '../../../../test-support/small-disk.js';
 
 // The journal on a disk of its own that fills up for real (a 64 KiB tmpfs, ENOSPC) while the
 // session stays on a disk with room: the journal fails first, and the space comes back while the
