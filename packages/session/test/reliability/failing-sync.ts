@@ -1,4 +1,3 @@
-import { readdirSync, readlinkSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { vi } from 'vitest';
@@ -28,15 +27,4 @@ export async function failSyncs(dir: string, count = 1): Promise<FailingSyncs> {
     return Promise.reject(Object.assign(new Error('EIO: i/o error, fdatasync'), { errno: -5, code: 'EIO', syscall: 'fdatasync' }));
   });
   return { calls: () => spy.mock.calls.length, restore: () => spy.mockRestore() };
-}
-
-/** How many of this process's file descriptors are open on `path`. */
-export function descriptorsOn(path: string): number {
-  return readdirSync('/proc/self/fd').filter((fd) => {
-    try {
-      return readlinkSync(`/proc/self/fd/${fd}`) === path;
-    } catch {
-      return false; // closed while we looked (the one readdir itself used)
-    }
-  }).length;
 }

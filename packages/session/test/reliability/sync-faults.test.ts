@@ -5,7 +5,8 @@ import { afterEach, expect, it, vi } from 'vitest';
 import { AppendError, createSessionLog, JsonlStore } from '../../src/index.js';
 import { userEntry } from '../entries.js';
 import { useTempDir } from '../temp-dir.js';
-import { descriptorsOn, type FailingSyncs, failSyncs } from './failing-sync.js';
+import { descriptorsOn } from '../../../../test-support/open-descriptors.js';
+import { type FailingSyncs, failSyncs } from './failing-sync.js';
 
 // A sync (fdatasync) that the disk fails. The fault is injected at the FileHandle's sync call
 // (see failing-sync.ts for why); everything else is real. Rows in docs/reliability.md.

@@ -112,11 +112,17 @@ export function fileJournal(path: string, options: FileJournalOptions = {}): Jou
 /** Opens for appending; when the file does not end with a line break (a torn write), adds one. */
 async function openForAppend(path: string): Promise<FileHandle> {
   const file = await open(path, 'a+');
-  const { size } = await file.stat();
-  if (size > 0) {
-    const last = Buffer.alloc(1);
-    await file.read(last, 0, 1, size - 1);
-    if (last[0] !== 0x0a) await file.appendFile('\n', 'utf8');
+  try {
+    const { size } = await file.stat();
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      await file.read(last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) await file.appendFile('\n', 'utf8');
+    }
+  } catch (error) {
+    // The caller never gets this handle (a disk still full refuses the line break): it must not stay open.
+    await file.close().catch(() => undefined);
+    throw error;
   }
   return file;
 }

@@ -1,4 +1,5 @@
 import { rmSync, writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { scriptedModel } from '@tiller/testing';
 import { afterEach, expect, it } from 'vitest';
@@ -6,6 +7,7 @@ import { z } from 'zod';
 import { createAgent, defineTool, fileJournal, parseJournal } from '../../src/index.js';
 import { readFile } from 'node:fs/promises';
 import { fileSession, sessionProblems, type FileSession } from './fault-helpers.js';
+import { descriptorsOn } from '../../../../test-support/open-descriptors.js';
 import { mountSmallDisk, type SmallDisk } from '../../../../test-support/small-disk.js';
 
 // The journal on a disk of its own that fills up for real (a 64 KiB tmpfs, ENOSPC) while the
@@ -65,4 +67,28 @@ it('a journal line cut short by a full disk: the line written once there is room
   const { torn } = parseJournal(await readFile(journalPath, 'utf8'), journalPath);
   expect(torn).toEqual([{ line: expect.any(Number), text: expect.stringMatching(/^\{"type":"tool\.finished"/) }]);
   await agent.close();
+});
+
+it('a journal whose cut-short last line cannot be ended while the disk is full: each failed append leaves no file open, and once there is room the line goes on a line of its own', async (ctx) => {
+  const mounted = await mountSmallDisk(64);
+  if ('refused' in mounted) return ctx.skip(mounted.refused);
+  disk = mounted;
+  const journalPath = join(disk.dir, 'chat.journal.jsonl');
+  // A line cut short where the disk ran out: one whole page of it, with no line break.
+  const start = '{"type":"tool.finished","batchId":"';
+  const fragment = start + 'b'.repeat(4096 - start.length);
+  await writeFile(journalPath, fragment);
+  await disk.fill();
+  const journal = fileJournal(journalPath);
+  const line = { type: 'tool.started', batchId: 'b1', toolCallId: 'c1', at: '2026-01-01T00:00:00.000Z' } as const;
+  for (let i = 0; i < 3; i++) {
+    await expect(journal.append(line)).rejects.toMatchObject({ name: 'JournalWriteError', message: `${journalPath}: cannot append the journal's tool.started line: ENOSPC: no space left on device, write` });
+    // Before: the file opened to end the cut-short line stayed open, one more at every try.
+    expect(descriptorsOn(journalPath)).toBe(0);
+  }
+  await disk.free();
+  await journal.append(line);
+  await journal.close();
+  expect(descriptorsOn(journalPath)).toBe(0);
+  expect(await readFile(journalPath, 'utf8')).toBe(`${fragment}\n${JSON.stringify(line)}\n`);
 });
