@@ -42,6 +42,15 @@ it('tiller run on a session whose file cannot grow: one line naming the file and
     `tiller run: ${journal}: cannot append the journal's input line: EFBIG: file too large, write; the session keeps what was written: make room, then run tiller run --session ${session} again to carry the turn on`,
   ]);
 
+  // Run again with the file still at its limit: the same line, and no model call is spent on a reply that could not be kept.
+  const stillFull = await tiller(['run', ...args.slice(1, -1), 'go on'], { env, fileSizeKib: 16 });
+  expect(stillFull.code).toBe(1);
+  expect(stillFull.stderr.trim().split('\n').at(-1)).toBe(
+    `tiller run: ${journal}: cannot open the journal to append to it: EFBIG: file too large, write; the session keeps what was written: make room, then run tiller run --session ${session} again to carry the turn on`,
+  );
+  // Before: 4, the resumed turn's model call made before the line of its reply failed.
+  expect(server.requests).toHaveLength(3);
+
   const again = await tiller(['run', ...args.slice(1, -1), 'go on'], { env });
   expect(again.code).toBe(0);
   expect(again.stderr).toMatch(new RegExp(`^warning: ${journal}:\\d+: torn by a crash mid-write`));

@@ -16,6 +16,13 @@ export interface JournalStore {
   read(): Promise<JournalLine[]>;
   /** Torn lines the last `read` left out (a crash cut their write short); a store that cannot tear leaves this out. */
   readonly torn?: readonly TornLine[] | undefined;
+  /**
+   * Gets ready to append, writing nothing of its own (a file journal opens its file and ends a
+   * cut-short last line). `resumeAgent` calls it before the resumed turn goes on, whose first line
+   * would otherwise come only after the work it resumes (a model call): a journal that still cannot
+   * be written then stops the turn before that work is done. Optional.
+   */
+  open?(): Promise<void>;
   /** Releases what the store holds (an open file); `agent.close()` calls it. */
   close?(): Promise<void>;
 }
@@ -50,7 +57,7 @@ const FileJournalOptions = z.strictObject({ durability: z.enum(['always', 'never
  * file a crash left with a torn last line gets a line break before the next line, so the torn
  * part stays a line of its own (which `read` reports and leaves out).
  */
-export function fileJournal(path: string, options: FileJournalOptions = {}): JournalStore & { readonly path: string; close(): Promise<void> } {
+export function fileJournal(path: string, options: FileJournalOptions = {}): JournalStore & { readonly path: string; open(): Promise<void>; close(): Promise<void> } {
   if (typeof path !== 'string' || path === '') throw new AgentOptionsError(`fileJournal: expected the journal file's path, got ${JSON.stringify(path) ?? String(path)}`);
   const checked = FileJournalOptions.safeParse(options);
   if (!checked.success) throw new AgentOptionsError(`fileJournal(${path}): invalid options:\n${z.prettifyError(checked.error)}`);
@@ -62,28 +69,33 @@ export function fileJournal(path: string, options: FileJournalOptions = {}): Jou
   let handle: Promise<FileHandle> | undefined;
   let queue: Promise<void> = Promise.resolve();
   let torn: readonly TornLine[] = [];
+  /** Runs `work` on the open file, in turn with every other write; a failure drops the file, so the next write opens it again. */
+  const write = (what: string, work: (file: FileHandle) => Promise<void>) => {
+    const job = queue.then(async () => {
+      try {
+        handle ??= openForAppend(path);
+        await work(await handle);
+      } catch (error) {
+        // A full disk or a size limit cuts the line short (or fails the open): the next write
+        // opens the file again, and so ends a cut-short line before its own, instead of fusing
+        // the two into one torn line or failing on a handle that never opened.
+        const opened = handle;
+        handle = undefined;
+        await opened?.then((file) => file.close()).catch(() => undefined);
+        throw new JournalWriteError(`${path}: cannot ${what}: ${describeThrown(error)}`, { cause: error });
+      }
+    });
+    queue = job.catch(() => undefined);
+    return job;
+  };
   return {
     path,
-    append(line) {
-      const job = queue.then(async () => {
-        try {
-          handle ??= openForAppend(path);
-          const file = await handle;
-          await file.appendFile(`${JSON.stringify(compact(line))}\n`, 'utf8');
-          if (sync) await file.datasync();
-        } catch (error) {
-          // A full disk or a size limit cuts the line short (or fails the open): the next append
-          // opens the file again, and so ends a cut-short line before its own, instead of fusing
-          // the two into one torn line or failing on a handle that never opened.
-          const opened = handle;
-          handle = undefined;
-          await opened?.then((file) => file.close()).catch(() => undefined);
-          throw new JournalWriteError(`${path}: cannot append the journal's ${line.type} line: ${describeThrown(error)}`, { cause: error });
-        }
-      });
-      queue = job.catch(() => undefined);
-      return job;
-    },
+    append: (line) =>
+      write(`append the journal's ${line.type} line`, async (file) => {
+        await file.appendFile(`${JSON.stringify(compact(line))}\n`, 'utf8');
+        if (sync) await file.datasync();
+      }),
+    open: () => write('open the journal to append to it', async () => undefined),
     get torn() {
       return torn;
     },

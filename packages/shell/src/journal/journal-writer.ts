@@ -15,6 +15,8 @@ export interface JournalWriter {
   toolFinished(batchId: string, call: ToolCallPart, outcome: ToolOutcome): Promise<void>;
   /** Written before the host is told of the refusal: a resume keeps the call refused and tells no one again. */
   toolRefused(batchId: string, call: ToolCallPart, refusal: ToolRefusal): Promise<void>;
+  /** Gets the store ready to append (`JournalStore.open`), for a resumed turn before the work it resumes. */
+  open(): Promise<void>;
   /** The version of the segment being written: an older one when a resumed agent continues it. */
   segmentVersion(): number;
   /** The agent starts over from another base (the log moved between turns): the next line opens a segment with `header`. */
@@ -37,6 +39,7 @@ export const noJournal: JournalWriter = {
   toolStarted: async () => undefined,
   toolFinished: async () => undefined,
   toolRefused: async () => undefined,
+  open: async () => undefined,
   segmentVersion: () => JOURNAL_VERSION,
   segment: () => undefined,
   seal: () => undefined,
@@ -69,6 +72,9 @@ export function createJournalWriter(store: JournalStore, start: JournalStart, wr
     toolFinished: (batchId, call, outcome) => write({ type: 'tool.finished', batchId, toolCallId: call.id, outcome, at: now() }),
     toolRefused: async (batchId, call, { reason, message }) => {
       if (recordsRefusals(version)) await write({ type: 'tool.refused', batchId, toolCallId: call.id, reason, message, at: now() });
+    },
+    open: async () => {
+      if (!sealed && typeof store.open === 'function') await withinWriteLimit(store.open(), writeTimeoutMs, "the journal's open");
     },
     segmentVersion: () => version,
     segment(header) {

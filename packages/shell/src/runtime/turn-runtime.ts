@@ -209,6 +209,9 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
           // Posted before the turn was aborted or closed, it is for a turn that no longer waits on it.
           if (shutdown.closing() || snapshot.context.turn?.pending?.id !== letter.effect.id) return;
           startup.tellOnce();
+          // The resumed turn's first line comes only after the work it resumes (a model call's
+          // reply): a journal that still cannot be written (a disk still full) stops it before.
+          await journal.open();
           if (letter.retold) hub.publish(letter.retold);
           await interpret(letter.effect, shell, launch);
           return;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { scriptedModel } from '@tiller/testing';
 import { afterEach, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, defineTool, fileJournal, parseJournal } from '../../src/index.js';
+import { AgentBrokenError, createAgent, defineTool, fileJournal, JournalWriteError, parseJournal, resumeAgent } from '../../src/index.js';
 import { readFile } from 'node:fs/promises';
 import { fileSession, sessionProblems, type FileSession } from './fault-helpers.js';
 import { descriptorsOn } from '../../../../test-support/open-descriptors.js';
@@ -91,4 +91,36 @@ it('a journal whose cut-short last line cannot be ended while the disk is full: 
   await journal.close();
   expect(descriptorsOn(journalPath)).toBe(0);
   expect(await readFile(journalPath, 'utf8')).toBe(`${fragment}\n${JSON.stringify(line)}\n`);
+});
+
+it('a turn resumed while the journal\'s disk is still full stops before it calls the model; once there is room it carries on with one call', async (ctx) => {
+  const mounted = await mountSmallDisk(64);
+  if ('refused' in mounted) return ctx.skip(mounted.refused);
+  disk = mounted;
+  file = await fileSession();
+  const journalPath = join(disk.dir, 'chat.journal.jsonl');
+  // Room for the turn's first lines, not for the model's long reply: its line is cut short where the disk ends.
+  await disk.fill(8);
+  const first = createAgent({ model: scriptedModel([{ text: 'r'.repeat(20_000) }]), session: file.session, journal: fileJournal(journalPath) });
+  const failed = await first.prompt('write a lot').catch((error: unknown) => error);
+  expect(AgentBrokenError.isInstance(failed) && JournalWriteError.isInstance(failed.cause)).toBe(true);
+  await first.close();
+
+  // Run again with the disk still full: the model must not be asked for a reply that cannot be kept.
+  const again = scriptedModel([{ text: 'short' }]);
+  const resumed = await resumeAgent({ model: again, session: file.session, journal: fileJournal(journalPath) });
+  const stopped = await resumed.idle().catch((error: unknown) => error);
+  await resumed.close();
+  expect(AgentBrokenError.isInstance(stopped)).toBe(true);
+  expect((stopped as AgentBrokenError).cause).toMatchObject({ name: 'JournalWriteError', message: `${journalPath}: cannot open the journal to append to it: ENOSPC: no space left on device, write` });
+  // Before: 1: the model was called, then the line of its reply found no room, at every try.
+  expect(again.requests).toHaveLength(0);
+
+  await disk.free();
+  const roomy = scriptedModel([{ text: 'short' }]);
+  const last = await resumeAgent({ model: roomy, session: file.session, journal: fileJournal(journalPath) });
+  expect(await last.idle()).toMatchObject({ status: 'completed' });
+  expect(roomy.requests).toHaveLength(1);
+  expect(await sessionProblems(last, { file })).toEqual([]);
+  await last.close();
 });
