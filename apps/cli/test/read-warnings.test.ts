@@ -61,7 +61,7 @@ describe('read warnings are said on stderr, the same way, by every command that 
     expect(run.code).toBe(0);
     expectWarnedOnStderr(run, journal, journalLines.length + 1);
     // Worded as the shell's own journal.warning words it (resumeAgent), in one place.
-    expect(run.stderr).toContain(`warning: ${journal}:${journalLines.length + 1}: torn by a crash mid-write: "{\\"type\\":\\"input\\",\\"seq\\":"; skipped\n`);
+    expect(run.stderr).toContain(`warning: ${journal}:${journalLines.length + 1}: the line is incomplete (a write was cut off): "{\\"type\\":\\"input\\",\\"seq\\":"; skipped\n`);
     expect(run.stdout).toMatch(/^replay: identical/);
   });
 

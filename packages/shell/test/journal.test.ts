@@ -201,7 +201,7 @@ describe('the journal', () => {
     expect(events).toEqual([
       {
         type: 'journal.warning',
-        warning: { kind: 'torn_line', file: path, line: 5, reason: `torn by a crash mid-write: ${torn}`, message: `${path}:5: torn by a crash mid-write: ${torn}; skipped` },
+        warning: { kind: 'torn_line', file: path, line: 5, reason: `the line is incomplete (a write was cut off): ${torn}`, message: `${path}:5: the line is incomplete (a write was cut off): ${torn}; skipped` },
         at: expect.any(String),
       },
     ]);

@@ -10,7 +10,7 @@ export function sayReadWarnings(io: Pick<Io, 'stderr' | 'err'>, warnings: readon
   for (const warning of warnings) io.stderr.write(`${io.err.yellow(`warning: ${warning}`)}\n`);
 }
 
-/** The journal lines a crash cut short, named by the journal's file and line, worded as the shell words them. */
+/** The journal lines whose write was cut short, named by the journal's file and line, worded as the shell words them. */
 export function tornJournalWarnings(journalPath: string, torn: readonly TornLine[]): string[] {
   return torn.map((line) => tornLineWarning(journalPath, line).message);
 }

@@ -139,7 +139,7 @@ export const runCommand = defineCommand({
       throw error;
     });
     shown.agent = agent;
-    // The journal was read as the agent started: a line a crash cut short is named by its file and line.
+    // The journal was read as the agent started: a line whose write was cut short is named by its file and line.
     sayReadWarnings(io, tornJournalWarnings(journalPathFor(options.session ?? path), journal.torn ?? []));
     if (mode === 'text' && !options.print) io.stdout.write(`${io.out.dim(`session ${path} · model ${model.id}`)}\n`);
 

@@ -103,7 +103,7 @@ describe('readJournal: a torn line that holds the header of the next run', () =>
     expect(journal.segments[1]!.inputs[0]!.line).toBe(tornLine + 1);
     for (const segment of journal.segments) expect(replaySegment(segment, []).firstDivergence).toBeNull();
     expect(journal.problems).toEqual([
-      { line: tornLine, message: `journal line ${tornLine}: its first ${tornPart.length} characters are a write a crash cut off (skipped); the next run's header follows them on the same line` },
+      { line: tornLine, message: `journal line ${tornLine}: its first ${tornPart.length} characters are a write that was cut off (skipped); the next run's header follows them on the same line` },
     ]);
   });
 

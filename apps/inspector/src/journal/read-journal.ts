@@ -106,7 +106,7 @@ export function emptyJournal(): ParsedJournal {
 }
 
 /**
- * Reads a whole journal file. A torn line (a crash mid-write) is reported, not fatal; when the next
+ * Reads a whole journal file. A torn line (a write cut off by a crash or a full disk) is reported, not fatal; when the next
  * run's header follows the torn bytes on that line, the header starts its run there.
  */
 export function readJournal(text: string): ParsedJournal {
@@ -145,7 +145,7 @@ export function appendJournalLine(journal: ParsedJournal, text: string, options:
     // The next run's header may follow the torn bytes on the same line: it starts that run.
     const split = splitTornLine(unmarked);
     if (!split) return problem(options.lastLine ? 'the last line is incomplete (a write was cut off); skipped' : `not JSON (${(error as Error).message})`);
-    problem(`its first ${split.torn.length} characters are a write a crash cut off (skipped); the next run's header follows them on the same line`);
+    problem(`its first ${split.torn.length} characters are a write that was cut off (skipped); the next run's header follows them on the same line`);
     value = split.header;
   }
   if (typeof value !== 'object' || value === null) return problem('not a JSON object');

@@ -36,7 +36,7 @@ export type ShellEvent =
    * one event per warning, before the agent's first turn (or a resumed turn) goes on.
    */
   | { type: 'session.warning'; warning: ReadWarning; at: string }
-  /** A journal line a crash cut short (`kind: 'torn_line'`), left out when `resumeAgent` read the journal; told before the agent goes on. */
+  /** A journal line whose write was cut short (`kind: 'torn_line'`), left out when `resumeAgent` read the journal; told before the agent goes on. */
   | { type: 'journal.warning'; warning: ReadWarning; at: string }
   /** Something went wrong beside the turn's own course; `error` is there when a typed error says more (a broken compaction policy's numbers). */
   | { type: 'shell.error'; where: string; message: string; error?: ShellError | undefined; at: string };

@@ -28,7 +28,7 @@ export type ResumeOptions = AgentOptions &
  * on with the effect the turn was waiting on. A tool call that started and never finished is not
  * run again (it gets an "interrupted" error result) unless its tool is `idempotent`; finished
  * calls keep their recorded results; a parked approval keeps waiting for `approve`. A torn journal
- * line (a write a crash cut short) is left out and reported to `listener` as a `journal.warning`.
+ * line (a write a crash or a full disk cut short) is left out and reported to `listener` as a `journal.warning`.
  */
 export async function resumeAgent({ listener, ...options }: ResumeOptions): Promise<Agent> {
   if (listener !== undefined && typeof listener !== 'function') throw new AgentOptionsError('resumeAgent: invalid options:\n✖ expected a function (event) => void\n  → at listener');

@@ -14,7 +14,7 @@ export interface JournalStore {
   append(line: JournalLine): Promise<void>;
   /** The lines written so far (a file journal reads its file). */
   read(): Promise<JournalLine[]>;
-  /** Torn lines the last `read` left out (a crash cut their write short); a store that cannot tear leaves this out. */
+  /** Torn lines the last `read` left out (their write was cut short); a store that cannot tear leaves this out. */
   readonly torn?: readonly TornLine[] | undefined;
   /**
    * Gets ready to append, writing nothing of its own (a file journal opens its file and ends a

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { JournalError } from '../errors/journal-error.js';
 import { JournalLine, versionRefusal } from './journal-format.js';
 
-/** A line a crash cut short: its write never completed, so it is left out; `line` is 1-based. */
+/** A line whose write was cut short (a crash, a full disk): it never completed, so it is left out; `line` is 1-based. */
 export interface TornLine {
   line: number;
   /** The start of what was there. */
@@ -20,7 +20,7 @@ export interface ParsedJournal {
 const RecordedResult = z.object({ toolCallId: z.string(), recorded: z.literal(true) });
 
 /**
- * Reads a journal's text. A line that is not JSON is what a crash mid-write leaves (later lines,
+ * Reads a journal's text. A line that is not JSON is what a write cut short leaves (later lines,
  * written after a restart, start on a line of their own): it is left out and listed in `torn`.
  * When the next run's header follows the torn bytes on that line (a writer that did not end the
  * line first), only the torn part is left out and the header starts its run.
