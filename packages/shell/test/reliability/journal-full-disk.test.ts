@@ -2,7 +2,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { scriptedModel } from '@tiller/testing';
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, expect, it, type TestContext } from 'vitest';
 import { z } from 'zod';
 import { AgentBrokenError, createAgent, defineTool, fileJournal, JournalWriteError, parseJournal, resumeAgent } from '../../src/index.js';
 import { readFile } from 'node:fs/promises';
@@ -22,13 +22,18 @@ afterEach(async () => {
   file = disk = undefined;
 });
 
-it('a journal line cut short by a full disk: the line written once there is room again starts a line of its own, so the journal still replays', async (ctx) => {
+/** A fresh 64 KiB tmpfs (kept in `disk`, for afterEach) and the journal's path on it, or the test skipped saying why mounting was refused. */
+async function journalOnSmallDisk(ctx: TestContext): Promise<{ mounted: SmallDisk; journalPath: string }> {
   const mounted = await mountSmallDisk(64);
   if ('refused' in mounted) return ctx.skip(mounted.refused);
   disk = mounted;
+  return { mounted, journalPath: join(mounted.dir, 'chat.journal.jsonl') };
+}
+
+it('a journal line cut short by a full disk: the line written once there is room again starts a line of its own, so the journal still replays', async (ctx) => {
+  const { journalPath, mounted } = await journalOnSmallDisk(ctx);
   file = await fileSession();
-  const filler = join(disk.dir, 'filler');
-  const journalPath = join(disk.dir, 'chat.journal.jsonl');
+  const filler = join(mounted.dir, 'filler');
   // A real tool whose download takes the journal's disk: its result's journal line finds no room.
   const download = defineTool({
     name: 'download',
@@ -70,15 +75,12 @@ it('a journal line cut short by a full disk: the line written once there is room
 });
 
 it('a journal whose cut-short last line cannot be ended while the disk is full: each failed append leaves no file open, and once there is room the line goes on a line of its own', async (ctx) => {
-  const mounted = await mountSmallDisk(64);
-  if ('refused' in mounted) return ctx.skip(mounted.refused);
-  disk = mounted;
-  const journalPath = join(disk.dir, 'chat.journal.jsonl');
+  const { journalPath, mounted } = await journalOnSmallDisk(ctx);
   // A line cut short where the disk ran out: one whole page of it, with no line break.
   const start = '{"type":"tool.finished","batchId":"';
   const fragment = start + 'b'.repeat(4096 - start.length);
   await writeFile(journalPath, fragment);
-  await disk.fill();
+  await mounted.fill();
   const journal = fileJournal(journalPath);
   const line = { type: 'tool.started', batchId: 'b1', toolCallId: 'c1', at: '2026-01-01T00:00:00.000Z' } as const;
   for (let i = 0; i < 3; i++) {
@@ -86,7 +88,7 @@ it('a journal whose cut-short last line cannot be ended while the disk is full: 
     // Before: the file opened to end the cut-short line stayed open, one more at every try.
     expect(descriptorsOn(journalPath)).toBe(0);
   }
-  await disk.free();
+  await mounted.free();
   await journal.append(line);
   await journal.close();
   expect(descriptorsOn(journalPath)).toBe(0);
@@ -94,13 +96,10 @@ it('a journal whose cut-short last line cannot be ended while the disk is full: 
 });
 
 it('a turn resumed while the journal\'s disk is still full stops before it calls the model; once there is room it carries on with one call', async (ctx) => {
-  const mounted = await mountSmallDisk(64);
-  if ('refused' in mounted) return ctx.skip(mounted.refused);
-  disk = mounted;
+  const { journalPath, mounted } = await journalOnSmallDisk(ctx);
   file = await fileSession();
-  const journalPath = join(disk.dir, 'chat.journal.jsonl');
   // Room for the turn's first lines, not for the model's long reply: its line is cut short where the disk ends.
-  await disk.fill(8);
+  await mounted.fill(8);
   const first = createAgent({ model: scriptedModel([{ text: 'r'.repeat(20_000) }]), session: file.session, journal: fileJournal(journalPath) });
   const failed = await first.prompt('write a lot').catch((error: unknown) => error);
   expect(AgentBrokenError.isInstance(failed) && JournalWriteError.isInstance(failed.cause)).toBe(true);
@@ -116,7 +115,7 @@ it('a turn resumed while the journal\'s disk is still full stops before it calls
   // Before: 1: the model was called, then the line of its reply found no room, at every try.
   expect(again.requests).toHaveLength(0);
 
-  await disk.free();
+  await mounted.free();
   const roomy = scriptedModel([{ text: 'short' }]);
   const last = await resumeAgent({ model: roomy, session: file.session, journal: fileJournal(journalPath) });
   expect(await last.idle()).toMatchObject({ status: 'completed' });
