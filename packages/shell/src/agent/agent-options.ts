@@ -43,7 +43,8 @@ export const AgentLimits = z.strictObject({
    * A compaction (the compactor, its summarizer calls) that has not finished this long is
    * stopped: its signal aborts, it compacts nothing, and the turn goes on. Generous, for a
    * summarizer that works through a long history in chunks. The afterCompact hooks, told once the
-   * compaction is in the log, get as long again: one still running then is left behind.
+   * compaction is in the log, get as long again: one still running then is left behind. `close()`
+   * waits for them, so it may wait this long for each compaction whose hooks have not ended.
    */
   compactionTimeoutMs: timeLimitMs.default(600_000),
 });
