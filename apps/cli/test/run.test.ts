@@ -204,6 +204,25 @@ describe('tiller run without a terminal', () => {
     expect(replay.stdout).toMatch(/^replay: identical/);
     expect(replay.code).toBe(0);
   });
+
+  it('Ctrl-C once the journal can no longer be written: one line naming the journal and exit 1 (before: the refused abort was an unhandled rejection that killed tiller, the session left locked)', async () => {
+    server = await startOpenAICompatibleServer({ script: [{ hang: true }] });
+    const journal = join(dir, 'chat.journal.jsonl');
+    const run = startTiller(runArgs('take your time'), { env, fileSizeKib: 1_000_000 });
+    try {
+      await server.request(1);
+      // The disk fills up: the abort's own journal line is the first write that cannot be made.
+      limitFileSize(nodeBelow(run.child.pid!), statSync(journal).size);
+      expect(await run.interrupt()).toBe(1);
+    } finally {
+      run.kill();
+    }
+    expect(run.output().stderr.trim().split('\n')).toEqual([
+      `tiller run: ${journal}: cannot append the journal's input line: EFBIG: file too large, write; the session keeps what was written: make room, then run tiller run --session ${sessionFile()} again to carry the turn on`,
+    ]);
+    expect((await readdir(dir)).filter((name) => name.includes('.lock'))).toEqual([]);
+  });
+
   it('picks a killed run up from its journal when the session is opened again, then runs the new prompt', async () => {
     server = await startOpenAICompatibleServer({
       script: [
@@ -391,6 +410,24 @@ describe('tiller run on a terminal', () => {
     const log = await readFile(sessionFile(), 'utf8');
     expect(log).toContain('now something long');
     expect(log).not.toContain(KEY);
+  });
+
+  it('Ctrl-C once the journal can no longer be written ends tiller with the one line and exit 1 (before: the refused abort was an unhandled rejection that killed it, the session left locked)', async () => {
+    server = await startOpenAICompatibleServer({ script: [{ hang: true }] });
+    const journal = join(dir, 'chat.journal.jsonl');
+    const pty = tillerInPty(runArgs('start something'), { env, fileSizeKib: 1_000_000 });
+    try {
+      const at = await pty.waitFor('model call 1');
+      await server.request(1);
+      limitFileSize(nodeBelow(pty.pid), statSync(journal).size);
+      pty.type('\u0003');
+      await pty.waitFor(`tiller run: ${journal}: cannot append the journal's input line: EFBIG: file too large, write`, { from: at });
+      expect(await pty.exited).toBe(1);
+    } finally {
+      pty.kill();
+    }
+    expect(pty.text()).not.toMatch(/^\s+at /m);
+    expect((await readdir(dir)).filter((name) => name.includes('.lock'))).toEqual([]);
   });
 });
 

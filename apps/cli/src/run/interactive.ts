@@ -5,6 +5,7 @@ import { type ClosedOutputWatch, OUTPUT_CLOSED } from '../cli/closed-output.js';
 import type { Io } from '../cli/command.js';
 import { ExitCode } from '../cli/errors.js';
 import { describeCall, oneLine } from '../view/describe.js';
+import { sendBeside } from './send-beside.js';
 
 export interface InteractiveOptions {
   /** Run this first, as if typed. */
@@ -132,7 +133,7 @@ export function interactive(agent: Agent, io: Io, options: InteractiveOptions): 
       }
       if (running) {
         say(io.out.yellow('aborting the turn (Ctrl-C again to exit)'));
-        void agent.abort('interrupted by the user (Ctrl-C)');
+        sendBeside(agent.abort('interrupted by the user (Ctrl-C)'), io);
       } else {
         say(io.out.dim('(Ctrl-C again to exit, or Ctrl-D)'));
         rl.prompt();
@@ -145,7 +146,7 @@ export function interactive(agent: Agent, io: Io, options: InteractiveOptions): 
     options.output.whenClosed(() => {
       if (!running) return finish(ExitCode.failed);
       endAfterTurn = true;
-      void agent.abort(OUTPUT_CLOSED);
+      sendBeside(agent.abort(OUTPUT_CLOSED), io);
     });
 
     const denyUnanswered = (call: ToolCallPart) => {
