@@ -1,9 +1,11 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tillerInProcess } from './in-process.js';
-import { tiller, type TillerRun } from './tiller.js';
+import { limitFileSize, nodeBelow } from './file-size-limit.js';
+import { startTiller, tiller, type TillerRun } from './tiller.js';
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -57,6 +59,34 @@ describe('tiller demo', () => {
     expect(entries.filter((e) => e.kind === 'compaction')).toHaveLength(1);
     // prompt, steer, follow-up
     expect(entries.filter((e) => e.kind === 'message' && e.message?.role === 'user')).toHaveLength(3);
+  });
+
+  it('ends with one line and exit 1 when the journal stops growing at its steer (before: the refused steer was an unhandled rejection: a stack trace, the session left locked)', async () => {
+    // The reply the steer comes after, as the run above journaled it: that line still fits, the steer's does not.
+    const lines = (await readFile(join(dir, 'session.journal.jsonl'), 'utf8')).split('\n');
+    const steerAt = lines.findIndex((l) => l.includes('"type":"steer"'));
+    expect(lines[steerAt - 1]).toContain('"type":"llm.done"');
+    const replyBytes = Buffer.byteLength(lines[steerAt - 1]!) + 1;
+    const other = await mkdtemp(join(tmpdir(), 'tiller-cli-demo-'));
+    try {
+      const run = startTiller(['demo', '--dir', other, '--delay', '100'], { fileSizeKib: 1_000_000 });
+      let code: number | null;
+      try {
+        // The reply is streaming (a part every 100 ms): nothing is written until it ends.
+        await run.printed(/model call 2…/);
+        limitFileSize(nodeBelow(run.child.pid!), statSync(join(other, 'session.journal.jsonl')).size + replyBytes + 20);
+        code = await new Promise((resolve) => run.child.on('close', resolve));
+      } finally {
+        run.kill();
+      }
+      const { stdout, stderr } = run.output();
+      expect(stdout).toContain('» steer: ');
+      expect(stderr.trim().split('\n')).toEqual([expect.stringMatching(/^tiller demo: .*session\.journal\.jsonl: cannot append the journal's input line: EFBIG: file too large, write$/)]);
+      expect(code).toBe(1);
+      expect((await readdir(other)).filter((name) => name.includes('.lock'))).toEqual([]);
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
   });
 
   it('refuses a folder that already holds a demo, with exit code 2', async () => {

@@ -15,6 +15,8 @@ export interface PtyRun {
   /** Resolves once the output (cleaned) matches, after `from` characters; rejects after `timeoutMs`. */
   waitFor(pattern: RegExp | string, options?: { from?: number; timeoutMs?: number }): Promise<number>;
   exited: Promise<number | null>;
+  /** The pid of `script`, whose descendant runs tiller. */
+  pid: number;
   kill(): void;
 }
 
@@ -70,6 +72,7 @@ export function tillerInPty(args: string[], options: { env?: Record<string, stri
       });
     },
     exited,
+    pid: child.pid!,
     kill: () => child.kill('SIGKILL'),
   };
 }

@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '@tiller/testing';
+import { type OpenAICompatibleServer, type ServerReply, startOpenAICompatibleServer } from '@tiller/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { tillerInPty } from './pty.js';
+import { type PtyRun, tillerInPty } from './pty.js';
+import { limitFileSize, nodeBelow } from './file-size-limit.js';
 import { tillerInProcess } from './in-process.js';
 import { connects } from './connects.js';
 import { createWebSocketReceiver, type StatelyInspectionEvent } from '@statelyai/inspect';
@@ -43,6 +44,49 @@ async function everythingWritten(): Promise<string> {
     if (!path.startsWith(workspace)) out.push(await readFile(path, 'utf8').catch(() => ''));
   }
   return out.join('\n');
+}
+
+/**
+ * `tiller run` on a terminal whose first model call hangs: once the server has it, `before` runs
+ * and `keys` are typed, then `check` reads the terminal from there (`at`); the run is killed after.
+ * The replies after the hanging one are `later`.
+ */
+async function whileTheCallHangs(
+  keys: string,
+  check: (pty: PtyRun, at: number) => Promise<void>,
+  options: { later?: ServerReply[]; fileSizeKib?: number; before?: (pty: PtyRun) => void } = {},
+): Promise<PtyRun> {
+  server = await startOpenAICompatibleServer({ script: [{ hang: true }, ...(options.later ?? [])] });
+  const pty = tillerInPty(runArgs('start something'), { env, ...(options.fileSizeKib ? { fileSizeKib: options.fileSizeKib } : {}) });
+  try {
+    const at = await pty.waitFor('model call 1');
+    await server.request(1);
+    options.before?.(pty);
+    pty.type(keys);
+    await check(pty, at);
+  } finally {
+    pty.kill();
+  }
+  return pty;
+}
+
+/**
+ * The same, with the disk full (the journal can take no further line) before `keys` are typed: it
+ * shows `lines` and the one line naming the journal, exits 1 with no stack trace, and leaves no lock.
+ */
+async function typeOnceTheJournalIsFull(keys: string, ...lines: string[]): Promise<void> {
+  const journal = join(dir, 'chat.journal.jsonl');
+  const pty = await whileTheCallHangs(
+    keys,
+    async (pty, at) => {
+      for (const line of lines) await pty.waitFor(line, { from: at });
+      await pty.waitFor(`tiller run: ${journal}: cannot append the journal's input line: EFBIG: file too large, write`, { from: at });
+      expect(await pty.exited).toBe(1);
+    },
+    { fileSizeKib: 1_000_000, before: (pty) => limitFileSize(nodeBelow(pty.pid), statSync(journal).size) },
+  );
+  expect(pty.text()).not.toMatch(/^\s+at /m);
+  expect((await readdir(dir)).filter((name) => name.includes('.lock'))).toEqual([]);
 }
 
 describe('tiller run without a terminal', () => {
@@ -203,6 +247,25 @@ describe('tiller run without a terminal', () => {
     expect(replay.stdout).toMatch(/^replay: identical/);
     expect(replay.code).toBe(0);
   });
+
+  it('Ctrl-C once the journal can no longer be written: one line naming the journal and exit 1 (before: the refused abort was an unhandled rejection that killed tiller, the session left locked)', async () => {
+    server = await startOpenAICompatibleServer({ script: [{ hang: true }] });
+    const journal = join(dir, 'chat.journal.jsonl');
+    const run = startTiller(runArgs('take your time'), { env, fileSizeKib: 1_000_000 });
+    try {
+      await server.request(1);
+      // The disk fills up: the abort's own journal line is the first write that cannot be made.
+      limitFileSize(nodeBelow(run.child.pid!), statSync(journal).size);
+      expect(await run.interrupt()).toBe(1);
+    } finally {
+      run.kill();
+    }
+    expect(run.output().stderr.trim().split('\n')).toEqual([
+      `tiller run: ${journal}: cannot append the journal's input line: EFBIG: file too large, write; the session keeps what was written: make room, then run tiller run --session ${sessionFile()} again to carry the turn on`,
+    ]);
+    expect((await readdir(dir)).filter((name) => name.includes('.lock'))).toEqual([]);
+  });
+
   it('picks a killed run up from its journal when the session is opened again, then runs the new prompt', async () => {
     server = await startOpenAICompatibleServer({
       script: [
@@ -390,6 +453,48 @@ describe('tiller run on a terminal', () => {
     const log = await readFile(sessionFile(), 'utf8');
     expect(log).toContain('now something long');
     expect(log).not.toContain(KEY);
+  });
+
+  it('Ctrl-C once the journal can no longer be written ends tiller with the one line and exit 1 (before: the refused abort was an unhandled rejection that killed it, the session left locked)', async () => {
+    await typeOnceTheJournalIsFull('\u0003');
+  });
+});
+
+describe('tiller run on a terminal, a steering message the turn never took', () => {
+  // Ctrl-C and a line in one keystroke burst: the abort reaches the agent first, so the turn has
+  // ended by the time the steer does, though the terminal still showed it running.
+  it('runs it as the next prompt, saying so (before: it was dropped, the line lost)', async () => {
+    await whileTheCallHangs(
+      '\u0003do foo instead\r',
+      async (pty, from) => {
+        let at = await pty.waitFor('» steering: do foo instead', { from });
+        at = await pty.waitFor('● turn aborted: interrupted by the user (Ctrl-C)', { from: at });
+        at = await pty.waitFor('» the turn ended before your steering message reached it; sending it as the next prompt', { from: at });
+        const second = await server!.request(2);
+        expect(second.body.messages.at(-1)).toMatchObject({ role: 'user', content: expect.stringContaining('do foo instead') });
+        await pty.waitFor('● turn completed', { from: at });
+        pty.type('\u0004');
+        expect(await pty.exited).toBe(0);
+      },
+      { later: [{ stream: { text: 'Doing foo.' } }] },
+    );
+    expect(await readFile(sessionFile(), 'utf8')).toContain('Doing foo.');
+  });
+
+  it('says it was not sent, with its text, when tiller is exiting after that turn (Ctrl-D)', async () => {
+    await whileTheCallHangs(
+      '\u0003do foo instead\r\u0004',
+      async (pty, at) => {
+        await pty.waitFor('» not sent: the turn ended before your steering message reached it, and tiller is exiting: do foo instead', { from: at });
+        expect(await pty.exited).toBe(0);
+      },
+      { later: [{ stream: { text: 'Never asked.' } }] },
+    );
+    expect(server!.requests).toHaveLength(1);
+  });
+
+  it('a steer the agent refuses because it stopped (its journal could not be written) is said, and tiller ends with the one line and exit 1 (before: an unhandled rejection killed it, the session left locked)', async () => {
+    await typeOnceTheJournalIsFull('do foo\r', '» not sent (the agent stopped): do foo');
   });
 });
 

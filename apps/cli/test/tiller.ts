@@ -54,11 +54,16 @@ export interface TillerOptions {
   fileSizeKib?: number;
 }
 
+/** `tiller ...args` as a command line, under `fileSizeKib` when given (see `TillerOptions`): the process keeps the pid. */
+function tillerCommandLine(args: string[], fileSizeKib: number | undefined): string[] {
+  const command = [process.execPath, ...tillerCommand, ...args];
+  return fileSizeKib === undefined ? command : ['bash', '-c', `trap '' XFSZ; ulimit -f ${fileSizeKib}; exec "$0" "$@"`, ...command];
+}
+
 /** Runs `tiller ...args` as a child process (stdout and stderr are pipes, not a terminal). */
 export function tiller(args: string[], options: TillerOptions = {}): Promise<TillerRun> {
   return new Promise((resolve, reject) => {
-    const command = [process.execPath, ...tillerCommand, ...args];
-    const limited = options.fileSizeKib === undefined ? command : ['bash', '-c', `trap '' XFSZ; ulimit -f ${options.fileSizeKib}; exec "$0" "$@"`, ...command];
+    const limited = tillerCommandLine(args, options.fileSizeKib);
     const child = spawn(limited[0]!, limited.slice(1), {
       cwd: options.cwd ?? repoRoot,
       env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, TILLER_DEBUG: undefined, ...options.env },
@@ -90,8 +95,9 @@ export interface RunningTiller {
 }
 
 /** Starts `tiller ...args` as a child process that goes on running (stdin closed, stdout and stderr pipes). */
-export function startTiller(args: string[], options: { env?: Record<string, string | undefined>; cwd?: string } = {}): RunningTiller {
-  const child = spawn(process.execPath, [...tillerCommand, ...args], {
+export function startTiller(args: string[], options: Pick<TillerOptions, 'env' | 'cwd' | 'fileSizeKib'> = {}): RunningTiller {
+  const [file, ...rest] = tillerCommandLine(args, options.fileSizeKib);
+  const child = spawn(file!, rest, {
     cwd: options.cwd ?? repoRoot,
     env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, TILLER_DEBUG: undefined, ...options.env },
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,4 +1,5 @@
 import type { Compactor } from '@tiller/compaction';
+import { createAgent } from '@tiller/shell';
 import { scriptedModel } from '@tiller/testing';
 import { describe, expect, it } from 'vitest';
 import { resolveDurableOptions } from './durable-options.js';
@@ -30,6 +31,22 @@ describe('resolveDurableOptions', () => {
     expect(() => resolveDurableOptions({ model, limits: { maxToolConcurrency: 0 } }, 'durableServices')).toThrow(/durableServices[\s\S]*maxToolConcurrency/);
     expect(() => resolveDurableOptions({ model, limits: { approvalTimeoutMs: -1 } }, 'serve')).toThrow(/serve: invalid options:[\s\S]*at limits\.approvalTimeoutMs/);
     expect(() => resolveDurableOptions({ model, tools: [{ name: 'x' }] as never }, 'serve')).toThrow(/defineTool[\s\S]*at tools\[0\]/);
+  });
+
+  it("refuses a model as createAgent does, in the shell's words under its own name (an empty id, a missing model, no stream)", () => {
+    const refusal = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        return (error as Error).message;
+      }
+      throw new Error('not refused');
+    };
+    for (const bad of [{ ...model, id: '' }, undefined, { id: 'x' }]) {
+      const shell = refusal(() => createAgent({ model: bad as never }));
+      expect(shell).toMatch(/^createAgent: invalid options:\n✖ expected a Tiller model \(an object with a non-empty id and stream\(request\)\); wrap an AI SDK model with fromLanguageModel\(model\)\n {2}→ at model$/);
+      expect(refusal(() => resolveDurableOptions({ model: bad as never }, 'serve'))).toBe(shell.replace(/^createAgent/, 'serve'));
+    }
   });
 
   it('checks the limits with the shell schema: its names, its defaults, an unknown or bad limit named', () => {

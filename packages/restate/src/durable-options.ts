@@ -1,7 +1,7 @@
 import { type CompactionHooks, type Compactor, isCompactor, NoOpCompactor } from '@tiller/compaction';
-import type { ProgressEvent, TillerModel } from '@tiller/core';
+import type { ProgressEvent } from '@tiller/core';
 import type { SessionLog } from '@tiller/session';
-import { type AgentLimits, AgentOptionsError, checkCompactorFit, resolveLimits, type ShellEvent, type Tool, type ToolPolicy } from '@tiller/shell';
+import { type AgentLimits, AgentOptionsError, checkCompactorFit, resolveLimits, type ShellEvent, tillerModelOption, type Tool, type ToolPolicy } from '@tiller/shell';
 import { z } from 'zod';
 import { DurableOptionsError } from './errors/durable-options-error.js';
 
@@ -27,9 +27,7 @@ const ms = z.number().int().positive();
 const fn = <T>(what: string) => z.custom<T>((value) => typeof value === 'function', { message: `expected ${what}` });
 
 export const DurableAgentOptions = z.strictObject({
-  model: z.custom<TillerModel>((value) => typeof (value as TillerModel | undefined)?.stream === 'function' && typeof (value as TillerModel).id === 'string' && (value as TillerModel).id !== '', {
-    message: 'expected a Tiller model (an object with a non-empty id and stream(request)); wrap an AI SDK model with fromLanguageModel(model)',
-  }),
+  model: tillerModelOption,
   tools: z
     .array(z.custom<Tool>((value) => (value as Tool | undefined)?.kind === 'tiller.tool', { message: 'expected a tool made by defineTool' }))
     .default([])

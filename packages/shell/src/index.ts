@@ -46,6 +46,7 @@ export { replayJournal, type JournalDivergence, type JournalReplay, type ReplayJ
 // their logic is written once. See docs/durable.md.
 export { resolveLimits } from './agent/agent-options.js';
 export { checkCompactorFit } from './agent/check-compactor-fit.js';
+export { tillerModelOption } from './agent/model-option.js';
 export { runModelCall, type ModelCallAnswer, type ModelCallOptions } from './steps/run-model-call.js';
 export type { ModelCallEvent } from './effects/call-model.js';
 export type { PartialReplySink } from './runtime/partial-reply.js';

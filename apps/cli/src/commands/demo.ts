@@ -14,6 +14,7 @@ import { positiveInteger, wholeNumber } from '../cli/parse-command-line.js';
 import { DEMO_FOLLOW_UP, DEMO_PROMPT, DEMO_SCRIPT, DEMO_STEER, demoSummarizer } from '../demo/script.js';
 import { writeDemoWorkspace } from '../demo/workspace.js';
 import { replayFiles } from '../sessions/replay-files.js';
+import { sendBeside } from '../run/send-beside.js';
 import { fileToolPolicy, fileTools } from '../tools/file-tools.js';
 import { describeCall, formatTokens, shorten } from '../view/describe.js';
 import { turnView } from '../view/turn-view.js';
@@ -103,7 +104,7 @@ export const demoCommand = defineCommand({
             if (batches === 2) {
               view.finish();
               say(`${out.bold('» steer:')} ${DEMO_STEER}`);
-              void agent.steer(DEMO_STEER);
+              sendBeside(agent.steer(DEMO_STEER), io);
             }
             break;
           case 'llm.started':
@@ -111,7 +112,7 @@ export const demoCommand = defineCommand({
             if (modelCalls === 5) {
               view.finish();
               say(`${out.bold('» follow-up queued:')} ${DEMO_FOLLOW_UP}`);
-              void agent.followUp(DEMO_FOLLOW_UP);
+              sendBeside(agent.followUp(DEMO_FOLLOW_UP), io);
             }
             break;
           case 'approval.requested':
@@ -124,7 +125,7 @@ export const demoCommand = defineCommand({
       });
 
       // A reader that went away (`tiller demo | head`) stops the turn; the session is closed all the same.
-      output.whenClosed(() => void agent.abort(OUTPUT_CLOSED));
+      output.whenClosed(() => sendBeside(agent.abort(OUTPUT_CLOSED), io));
       let outcome;
       try {
         outcome = output.closed ? undefined : await agent.prompt(DEMO_PROMPT);

@@ -15,6 +15,7 @@ import { COMPACTORS, compactorFor, systemPromptFor, toolsFor } from '../run/agen
 import { interactive } from '../run/interactive.js';
 import { workspaceFolder } from '../run/workspace-folder.js';
 import { runSessionFile } from '../run/run-session-file.js';
+import { sendBeside } from '../run/send-beside.js';
 import { storageFailure } from '../run/storage-failure.js';
 import { resolveEntryId } from '../sessions/entry-id.js';
 import { sessionFormatOf } from '../sessions/open-session.js';
@@ -210,10 +211,10 @@ async function oneShot(agent: Agent, prompt: string, io: Io, options: { print: b
   const stop = io.onInterrupt(() => {
     if (interrupted) process.exit(ExitCode.interrupted);
     interrupted = true;
-    void agent.abort('interrupted by the user (Ctrl-C)');
+    sendBeside(agent.abort('interrupted by the user (Ctrl-C)'), io);
   });
   // Nobody reads the answer any more: stop the turn, and the caller closes the session as after any turn.
-  options.output.whenClosed(() => void agent.abort(OUTPUT_CLOSED));
+  options.output.whenClosed(() => sendBeside(agent.abort(OUTPUT_CLOSED), io));
   let outcome: TurnOutcome;
   try {
     outcome = await agent.prompt(prompt);

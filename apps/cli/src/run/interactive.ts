@@ -5,6 +5,7 @@ import { type ClosedOutputWatch, OUTPUT_CLOSED } from '../cli/closed-output.js';
 import type { Io } from '../cli/command.js';
 import { ExitCode } from '../cli/errors.js';
 import { describeCall, oneLine } from '../view/describe.js';
+import { sendBeside } from './send-beside.js';
 
 export interface InteractiveOptions {
   /** Run this first, as if typed. */
@@ -21,7 +22,9 @@ export interface InteractiveOptions {
 
 /**
  * The terminal session of `tiller run`: a typed line is a prompt when no turn runs and a steering
- * message while one does; an approval question takes the next line (y or yes allows). Ctrl-C
+ * message while one does; a steering message that reached the agent only after the turn ended is
+ * the next prompt (said, and only said when tiller is exiting, with its text). An approval
+ * question takes the next line (y or yes allows). Ctrl-C
  * aborts a running turn, leaving the session valid; a second Ctrl-C (or one at the prompt, twice)
  * ends the program. Ctrl-D ends it after the running turn, denying the writes it has not answered.
  * Resolves with the exit code.
@@ -43,6 +46,10 @@ export function interactive(agent: Agent, io: Io, options: InteractiveOptions): 
   // No line can come any more: an approval question would wait for ever.
   let inputClosed = false;
   const asking: Array<{ call: ToolCallPart }> = [];
+  // Steers sent and not yet answered: what comes after a turn waits for them, as one may come back dropped.
+  let steering = 0;
+  // Steering lines that came after the turn had ended: the user still means them.
+  const dropped: string[] = [];
 
   return new Promise<number>((resolve) => {
     const finish = (code: number) => {
@@ -58,6 +65,48 @@ export function interactive(agent: Agent, io: Io, options: InteractiveOptions): 
       if (next) say(io.out.yellow(`allow ${describeCall(next.call)}? [y/N]`));
     };
 
+    const notSent = (line: string) => say(io.out.yellow(`» not sent: the turn ended before your steering message reached it, and tiller is exiting: ${line}`));
+
+    /** Once the turn and the steers sent to it are over: the dropped lines as the next prompt, the end, or the prompt. */
+    const afterTurn = () => {
+      if (running || closing || steering > 0) return;
+      const ending = stopped || endAfterTurn;
+      const lines = dropped.splice(0);
+      if (lines.length > 0 && !ending) {
+        say(io.out.bold(`» the turn ended before your steering ${lines.length === 1 ? 'message reached it; sending it' : 'messages reached it; sending them'} as the next prompt`));
+        startTurn(lines.join('\n'));
+        return;
+      }
+      for (const line of lines) notSent(line);
+      if (stopped) finish(ExitCode.failed);
+      else if (endAfterTurn) finish(options.output.closed ? ExitCode.failed : ExitCode.ok);
+      else rl.prompt();
+    };
+
+    const steer = (line: string) => {
+      say(`${io.out.bold('» steering:')} ${line}`);
+      steering += 1;
+      agent
+        .steer(line)
+        .then(
+          (result) => {
+            if (result.delivered !== 'dropped') return;
+            // Past a second Ctrl-C nothing comes after this turn.
+            if (closing) notSent(line);
+            else dropped.push(line);
+          },
+          (error: Error) => {
+            // The agent stopped (its prompt's failure says why) or closed: the line cannot go anywhere now.
+            const why = AgentBrokenError.isInstance(error) ? 'the agent stopped' : oneLine(error.message);
+            say(io.err.red(`» not sent (${why}): ${line}`));
+          },
+        )
+        .finally(() => {
+          steering -= 1;
+          afterTurn();
+        });
+    };
+
     const startTurn = (prompt: string) => {
       running = true;
       interrupts = 0;
@@ -71,10 +120,7 @@ export function interactive(agent: Agent, io: Io, options: InteractiveOptions): 
       ).finally(() => {
         running = false;
         asking.length = 0;
-        if (closing) return;
-        if (stopped) finish(ExitCode.failed);
-        else if (endAfterTurn) finish(options.output.closed ? ExitCode.failed : ExitCode.ok);
-        else rl.prompt();
+        afterTurn();
       });
     };
 
@@ -87,7 +133,7 @@ export function interactive(agent: Agent, io: Io, options: InteractiveOptions): 
       }
       if (running) {
         say(io.out.yellow('aborting the turn (Ctrl-C again to exit)'));
-        void agent.abort('interrupted by the user (Ctrl-C)');
+        sendBeside(agent.abort('interrupted by the user (Ctrl-C)'), io);
       } else {
         say(io.out.dim('(Ctrl-C again to exit, or Ctrl-D)'));
         rl.prompt();
@@ -100,7 +146,7 @@ export function interactive(agent: Agent, io: Io, options: InteractiveOptions): 
     options.output.whenClosed(() => {
       if (!running) return finish(ExitCode.failed);
       endAfterTurn = true;
-      void agent.abort(OUTPUT_CLOSED);
+      sendBeside(agent.abort(OUTPUT_CLOSED), io);
     });
 
     const denyUnanswered = (call: ToolCallPart) => {
@@ -133,17 +179,15 @@ export function interactive(agent: Agent, io: Io, options: InteractiveOptions): 
         return;
       }
       interrupts = 0;
-      if (running) {
-        say(`${io.out.bold('» steering:')} ${line}`);
-        void agent.steer(line);
-      } else startTurn(line);
+      if (running) steer(line);
+      else startTurn(line);
     });
     rl.on('close', () => {
       // Ctrl-D: leave once the running turn is over; questions nobody can answer now are denied, so it can end.
       inputClosed = true;
       if (closing) return;
       for (const { call } of asking.splice(0)) denyUnanswered(call);
-      if (running) endAfterTurn = true;
+      if (running || steering > 0) endAfterTurn = true;
       else finish(ExitCode.ok);
     });
 

@@ -11,11 +11,18 @@ export interface FollowOptions {
 /**
  * Every complete line of a file, numbered from 1, first those already there, then each one as
  * it is written, until the signal aborts. A file that does not exist yet is waited for. A line
- * being written (no newline yet) is held back until it is complete.
+ * being written (no newline yet) is held back until it is complete. A file that is there but
+ * cannot be read (a folder in its place) ends the following: the promise rejects with that error.
  */
 export async function followLines(path: string, onLine: (line: string, number: number) => void, options: FollowOptions): Promise<void> {
-  const { signal } = options;
   const after = options.after ?? 0;
+  // Ends on the caller's abort or on a read that failed; the poller, the watcher and the reads all stop on it.
+  const done = new AbortController();
+  const { signal } = done;
+  const stop = () => done.abort();
+  if (options.signal.aborted) stop();
+  else options.signal.addEventListener('abort', stop, { once: true });
+  let failed: { error: unknown } | undefined;
   let offset = 0;
   let number = 0;
   let partial = Buffer.alloc(0);
@@ -59,9 +66,15 @@ export async function followLines(path: string, onLine: (line: string, number: n
         again = false;
         await readMore();
       } while (again && !signal.aborted);
-    })().finally(() => {
-      reading = null;
-    });
+    })()
+      .catch((error: unknown) => {
+        // Polled from a timer, nobody awaits this read: a rejection left here would end the process.
+        failed ??= { error };
+        stop();
+      })
+      .finally(() => {
+        reading = null;
+      });
   };
 
   poke();
@@ -78,6 +91,8 @@ export async function followLines(path: string, onLine: (line: string, number: n
     signal.addEventListener('abort', () => resolve(), { once: true });
   });
   clearInterval(timer);
+  options.signal.removeEventListener('abort', stop);
   await watcher;
   await reading;
+  if (failed) throw failed.error;
 }

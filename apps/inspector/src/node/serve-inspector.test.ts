@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -42,6 +42,21 @@ describe('serveInspector', () => {
       expect((await get(server.port, '/session', `127.0.0.1:${server.port}`)).body).toBe(await readFile(files.sessionFile, 'utf8'));
       expect(await get(server.port, '/journal', 'attacker.example')).toEqual({ status: 403, body: 'forbidden host' });
       expect((await get(server.port, '/../etc/passwd', `127.0.0.1:${server.port}`)).status).toBe(404);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('ends the live stream of a journal it cannot read, saying why, and goes on serving (before: an unhandled rejection, which ends the process that serves it)', async () => {
+    const live = join(dir, 'live.journal.jsonl');
+    const server = await serveInspector({ file: live, follow: true });
+    try {
+      const host = `127.0.0.1:${server.port}`;
+      const events = get(server.port, '/events', host);
+      // A folder where the journal is to be: it is there, and its read fails (EISDIR).
+      await mkdir(live);
+      expect(await events).toEqual({ status: 200, body: `retry: 1000\n\n: cannot read ${live}: EISDIR: illegal operation on a directory, read\n\n` });
+      expect((await get(server.port, '/', host)).status).toBe(200);
     } finally {
       await server.close();
     }

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename } from 'node:path';
+import { describeThrown } from '@tiller/shell';
 import { withConfig, type InspectorConfig } from '../page-config.js';
 import { followLines } from './follow-lines.js';
 import { pageHtml } from './page-html.js';
@@ -67,14 +68,19 @@ export async function serveInspector(given: ServeInspectorOptions): Promise<Insp
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     response.write('retry: 1000\n\n');
     request.on('close', () => controller.abort());
-    void followLines(source.journal, (line, n) => response.write(`id: ${n}\ndata: ${line}\n\n`), {
+    followLines(source.journal, (line, n) => response.write(`id: ${n}\ndata: ${line}\n\n`), {
       after: Number.isFinite(resumeFrom) ? resumeFrom : 0,
       signal: controller.signal,
       pollMs: 100,
-    }).finally(() => {
-      streams.delete(controller);
-      response.end();
-    });
+    })
+      // A journal that cannot be read ends this stream, said in a comment line; the page asks again
+      // after its retry, from the last line it has, and the server goes on.
+      // (one line: a line break would start another field of the event stream).
+      .catch((error: unknown) => response.write(`: cannot read ${source.journal}: ${describeThrown(error).replace(/\s*\n\s*/g, ' ')}\n\n`))
+      .finally(() => {
+        streams.delete(controller);
+        response.end();
+      });
   };
 
   const server = createServer((request, response) => {

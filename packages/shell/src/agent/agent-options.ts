@@ -1,7 +1,6 @@
 import { isCompactor, NoOpCompactor, type CompactionHooks, type CompactionPolicy, type Compactor } from '@tiller/compaction';
 import type { SessionLog } from '@tiller/session';
 import { z } from 'zod';
-import type { TillerModel } from '@tiller/core';
 import { isTool, type Tool } from '../tools/define-tool.js';
 import type { ToolPolicy } from '../tools/policy.js';
 import type { JournalStore } from '../journal/journal-store.js';
@@ -9,6 +8,7 @@ import type { InspectOption } from '../runtime/inspection.js';
 import { AgentOptionsError } from '../errors/agent-options-error.js';
 import { describeThrown } from '../describe-thrown.js';
 import { checkCompactorFit } from './check-compactor-fit.js';
+import { tillerModelOption } from './model-option.js';
 import { delayMs, timeLimitMs } from '../timer-ms.js';
 
 const fn = <T>(what: string) => z.custom<T>((value) => typeof value === 'function', { message: `expected ${what}` });
@@ -43,7 +43,8 @@ export const AgentLimits = z.strictObject({
    * A compaction (the compactor, its summarizer calls) that has not finished this long is
    * stopped: its signal aborts, it compacts nothing, and the turn goes on. Generous, for a
    * summarizer that works through a long history in chunks. The afterCompact hooks, told once the
-   * compaction is in the log, get as long again: one still running then is left behind.
+   * compaction is in the log, get as long again: one still running then is left behind. `close()`
+   * waits for them, so it may wait this long for each compaction whose hooks have not ended.
    */
   compactionTimeoutMs: timeLimitMs.default(600_000),
 });
@@ -62,10 +63,7 @@ export function resolveLimits(limits: Partial<AgentLimits> | undefined, entryPoi
 }
 
 export const AgentOptions = z.strictObject({
-  model: z.custom<TillerModel>(
-    (value) => typeof (value as TillerModel | undefined)?.stream === 'function' && typeof (value as TillerModel).id === 'string' && (value as TillerModel).id !== '',
-    { message: 'expected a Tiller model (an object with a non-empty id and stream(request)); wrap an AI SDK model with fromLanguageModel(model)' },
-  ),
+  model: tillerModelOption,
   tools: z
     .array(z.custom<Tool>(isTool, { message: 'expected a tool made by defineTool' }))
     .default([])

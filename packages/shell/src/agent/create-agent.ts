@@ -61,7 +61,8 @@ export interface Agent extends AsyncIterable<AgentEvent> {
   events(): AsyncIterableIterator<AgentEvent>;
   /**
    * Aborts a running turn (or, with `keepTurn`, leaves it in the journal for `resumeAgent`), waits
-   * for the work in flight, closes the journal, ends the event iterators. The session stays open.
+   * for the work in flight and the `afterCompact` hooks told and queued (each compaction's within
+   * `limits.compactionTimeoutMs`), closes the journal, ends the event iterators. The session stays open.
    */
   close(options?: CloseOptions): Promise<void>;
 }

@@ -48,8 +48,8 @@ export async function compact(effect: MaybeCompactEffect, shell: EffectContext, 
       return {
         input: done.answer,
         settle: (applied) => shell.meter.settleLoan(applied ? ledger : undefined),
-        // Told of a compaction that is in the log, whatever becomes of the turn: only closing cuts them short.
-        applied: (closing) => tellHooks(done.tellHooks, work, closing),
+        // Told of a compaction that is in the log, whatever becomes of the turn or the agent: only their own limit cuts them short.
+        applied: () => tellHooks(done.tellHooks, work),
       };
     }
     case 'aborted':

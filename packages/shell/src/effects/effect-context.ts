@@ -19,10 +19,9 @@ export interface EffectAnswer {
   /**
    * Host code to tell once the answer was applied and its effects carried out (the entries it
    * appended are in the log): the `afterCompact` hooks. The turn goes on beside it, whatever
-   * becomes of the turn; `closing` aborts when the agent closes, which then waits no longer. It
-   * bounds its own time and never throws.
+   * becomes of the turn, and the agent's close waits for it. It bounds its own time and never throws.
    */
-  applied?(closing: AbortSignal): Promise<void>;
+  applied?(): Promise<void>;
 }
 
 /** What the effect handlers work with: the agent's options and the runtime's parts. */

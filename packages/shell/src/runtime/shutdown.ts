@@ -25,9 +25,11 @@ export interface Shutdown {
   closing(): boolean;
   /** Set by `keepAndClose`: the turn is left for `resumeAgent`, and no letter is applied any more. */
   kept(): Error | null;
-  /** Aborts as the runtime closes: what an applied answer left to tell (the afterCompact hooks) is waited on no longer. */
-  readonly signal: AbortSignal;
-  /** Waits for the work in flight (it ends soon after an abort), then closes the journal and the iterators. */
+  /**
+   * Waits for the work in flight (a blocking effect's ends soon after an abort; the afterCompact
+   * hooks told and queued each run to their end or their own time limit), then closes the journal
+   * and the iterators.
+   */
   close(): Promise<void>;
   /**
    * Closes without ending the running turn: the letter being applied finishes, nothing after it is
@@ -41,13 +43,13 @@ export function createShutdown(parts: ShutdownParts): Shutdown {
   const { approvals, background, mailbox, claim, journal, hub, waiters } = parts;
   let closing = false;
   let kept: Error | null = null;
-  const closed = new AbortController();
 
   const close = async () => {
     closing = true;
-    closed.abort('the agent was closed');
     approvals.drop();
     // Work in flight ends soon after an abort (every wait is raced against the signal); its answers then drain.
+    // The afterCompact hooks are not cut short: their compaction is in the log, and no resume tells them
+    // again, so what they do (a summary written to a memory file) would be lost; each has its own limit.
     while (background.running()) {
       await background.settled();
       await mailbox.drained();
@@ -65,7 +67,6 @@ export function createShutdown(parts: ShutdownParts): Shutdown {
   return {
     closing: () => closing,
     kept: () => kept,
-    signal: closed.signal,
     close,
     async keepAndClose(closed) {
       kept = closed;

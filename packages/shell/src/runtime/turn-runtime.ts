@@ -83,7 +83,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
   let snapshot = init.snapshot;
   let broken: AgentBrokenError | null = null;
   let controller = new AbortController();
-  /** The afterCompact hooks told last (their teller never rejects): the next compaction's wait for them. */
+  /** The afterCompact hooks told last (their teller never rejects): the next compaction's, and close, wait for them. */
   let hooksTold: Promise<void> = Promise.resolve();
 
   const hub = createEventHub(listenerFailure);
@@ -200,7 +200,7 @@ export function createTurnRuntime(init: RuntimeInit): TurnRuntime {
           if (letter.answer.applied) {
             // One compaction's hooks after the last one's: a hook that keeps state must not run beside itself.
             const tell = letter.answer.applied;
-            hooksTold = hooksTold.then(() => tell(shutdown.signal));
+            hooksTold = hooksTold.then(() => tell());
             background.keep('telling the afterCompact hooks', hooksTold);
           }
           return;
